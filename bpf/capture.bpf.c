@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-3-Clause)
+/*
+ * Snapshot-first capture programs.
+ *
+ * Every attach point gets its own program (lbrsnap_<kind>_<n>) and its own snapshot slots,
+ * so two attach points never write the same buffer. The first thing a program does is take
+ * the LBR snapshot: before bpf_get_branch_snapshot() there is no call and no jump, only the
+ * branch-free set-up of its arguments (a ticket from an atomic add picks one of the attach
+ * point's LBRSNAP_SLOTS slots). A helper call costs LBR entries on kernels that do not inline
+ * it (bpf_get_smp_processor_id() before 6.10, 1ae6921009e5) and a taken branch costs one
+ * entry in any mode, so filters, pid and comm all come after.
+ *
+ * Slot reuse: ticket T uses slot T % SLOTS. Its snapshot is trusted only if every earlier
+ * ticket of that slot had completed before T took it (completions counted per slot) and no
+ * later ticket of that slot (T + SLOTS) was handed out before T finished copying. Both
+ * conditions are observed around the write, so a reused slot is always detected; the record
+ * is then kept with its branches dropped and counted as LBRSNAP_LOSS_CLOBBERED.
+ * Same-CPU nesting of one program is already refused by the kernel (prog->active); those
+ * misses are read from the program info in user space (LBRSNAP_LOSS_RECURSION).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "capture.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+#define NR_PROGS (3 * LBRSNAP_PROGS_PER_KIND)
+
+
+struct lbrsnap_branch snap[NR_PROGS][LBRSNAP_SLOTS][LBRSNAP_MAX_BRANCHES];
+struct lbrsnap_slot_ctl ctl[NR_PROGS];
+struct lbrsnap_ap_stats stats[NR_PROGS];
+
+const volatile __u32 ap_id[NR_PROGS];
+const volatile __u32 ap_flags[NR_PROGS];
+const volatile __u32 slot_mask = LBRSNAP_SLOTS - 1;
+const volatile __u32 slot_shift = 3;
+const volatile __u32 filter_pid;
+const volatile __u32 filter_tid;
+const volatile bool filter_follow;
+const volatile bool filter_comm_on;
+const volatile char filter_comm[LBRSNAP_COMM_LEN];
+const volatile bool filter_errors;
+const volatile bool filter_ret_on;
+const volatile __s64 filter_ret;
+const volatile __u32 sample_every;
+const volatile bool want_stack;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);
+} events SEC(".maps");
+
+/* Processes traced with "-- cmd": the workload and its descendants. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} follow SEC(".maps");
+
+#define REC_SIZE (sizeof(struct lbrsnap_event) + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + \
+		  LBRSNAP_MAX_STACK * 8)
+
+static __always_inline bool comm_matches(const char *comm)
+{
+	int i;
+
+	for (i = 0; i < LBRSNAP_COMM_LEN; i++) {
+		if (comm[i] != filter_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+static __always_inline bool ret_wanted(__u32 flags, __s64 ret)
+{
+	if (!(flags & LBRSNAP_EV_HAS_RET))
+		return !filter_errors && !filter_ret_on;
+	if (filter_errors && (ret < -4095 || ret > -1))
+		return false;
+	if (filter_ret_on && ret != filter_ret)
+		return false;
+	return true;
+}
+
+static __always_inline int snap_body(void *ctx, const __u32 idx)
+{
+	struct lbrsnap_branch *buf;
+	struct lbrsnap_event *ev;
+	__u64 t, slot, done_before, pid_tgid, next;
+	char comm[LBRSNAP_COMM_LEN];
+	__u32 tgid, tid, flags = 0;
+	long lbr_ret, n;
+	__s64 ret = 0;
+
+	/* Branch- and call-free: take a ticket, address its slot, then snapshot. */
+	t = __sync_fetch_and_add(&ctl[idx].next, 1);
+	slot = t & slot_mask;
+	done_before = ctl[idx].done[slot];
+	buf = snap[idx][slot];
+	lbr_ret = bpf_get_branch_snapshot(buf, sizeof(snap[0][0]), 0);
+
+	__sync_fetch_and_add(&stats[idx].hits, 1);
+
+	pid_tgid = bpf_get_current_pid_tgid();
+	tgid = pid_tgid >> 32;
+	tid = (__u32)pid_tgid;
+	if (filter_pid && tgid != filter_pid)
+		goto filtered;
+	if (filter_tid && tid != filter_tid)
+		goto filtered;
+	if (filter_follow && !bpf_map_lookup_elem(&follow, &tgid))
+		goto filtered;
+	bpf_get_current_comm(comm, sizeof(comm));
+	if (filter_comm_on && !comm_matches(comm))
+		goto filtered;
+
+	if (ap_flags[idx] & LBRSNAP_AP_RET_FEXIT) {
+		__u64 v = 0;
+
+		bpf_get_func_ret(ctx, &v);
+		ret = (__s64)v;
+		flags |= LBRSNAP_EV_HAS_RET;
+	} else if (ap_flags[idx] & LBRSNAP_AP_RET_ARG1) {
+		ret = (__s64)((__u64 *)ctx)[1];
+		flags |= LBRSNAP_EV_HAS_RET;
+	}
+	if (!ret_wanted(flags, ret))
+		goto filtered;
+	if (sample_every > 1 &&
+	    __sync_fetch_and_add(&ctl[idx].matched, 1) % sample_every) {
+		__sync_fetch_and_add(&stats[idx].sampled_out, 1);
+		goto done;
+	}
+
+	ev = bpf_ringbuf_reserve(&events, REC_SIZE, 0);
+	if (!ev) {
+		__sync_fetch_and_add(&stats[idx].lost[LBRSNAP_LOSS_RINGBUF], 1);
+		goto done;
+	}
+	ev->time_ns = bpf_ktime_get_ns();
+	ev->ret = ret;
+	ev->ap = ap_id[idx];
+	ev->cpu = bpf_get_smp_processor_id();
+	ev->pid = tgid;
+	ev->tid = tid;
+	__builtin_memcpy(ev->comm, comm, sizeof(comm));
+	ev->lbr_ret = lbr_ret;
+	ev->stack_err = 0;
+	ev->nr_branches = 0;
+	ev->nr_stack = 0;
+	ev->seq = t;
+	if (lbr_ret > 0) {
+		n = lbr_ret / LBRSNAP_BRANCH_SIZE;
+		if (n > LBRSNAP_MAX_BRANCHES)
+			n = LBRSNAP_MAX_BRANCHES;
+		bpf_probe_read_kernel(ev + 1, sizeof(snap[0][0]), buf);
+		/* a full barrier (locked add) orders the copy before the reuse check */
+		next = __sync_fetch_and_add(&ctl[idx].next, 0);
+		if (done_before != (t >> slot_shift) || next - t > (__u64)slot_mask + 1) {
+			flags |= LBRSNAP_EV_CLOBBERED;
+			__sync_fetch_and_add(&stats[idx].lost[LBRSNAP_LOSS_CLOBBERED], 1);
+		} else {
+			ev->nr_branches = n;
+		}
+	}
+	if (want_stack) {
+		__u32 off = ev->nr_branches;
+		long sret;
+
+		if (off > LBRSNAP_MAX_BRANCHES)
+			off = LBRSNAP_MAX_BRANCHES;
+		sret = bpf_get_stack(ctx, (void *)(ev + 1) + off * LBRSNAP_BRANCH_SIZE,
+				     LBRSNAP_MAX_STACK * 8, 0);
+		if (sret < 0) {
+			ev->stack_err = sret;
+			flags |= LBRSNAP_EV_STACK_ERR;
+		} else {
+			ev->nr_stack = sret / 8;
+		}
+	}
+	ev->flags = flags;
+	bpf_ringbuf_submit(ev, 0);
+	__sync_fetch_and_add(&stats[idx].emitted, 1);
+	goto done;
+filtered:
+	__sync_fetch_and_add(&stats[idx].filtered, 1);
+done:
+	__sync_fetch_and_add(&ctl[idx].done[slot], 1);
+	return 0;
+}
+
+/*
+ * Fork tracking for "-- cmd": children of a followed process are followed too. This program
+ * is not an attach point and takes no snapshot.
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(lbrsnap_follow_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u8 one = 1;
+
+	if (ptgid != ctgid && bpf_map_lookup_elem(&follow, &ptgid))
+		bpf_map_update_elem(&follow, &ctgid, &one, BPF_ANY);
+	return 0;
+}
+
+#define DEFINE_PROGS(i)								\
+SEC("fexit")									\
+int lbrsnap_fexit_##i(void *ctx)						\
+{										\
+	return snap_body(ctx, i);						\
+}										\
+SEC("raw_tp")									\
+int lbrsnap_rawtp_##i(void *ctx)						\
+{										\
+	return snap_body(ctx, LBRSNAP_PROGS_PER_KIND + i);			\
+}										\
+SEC("tp_btf")									\
+int lbrsnap_tpbtf_##i(void *ctx)						\
+{										\
+	return snap_body(ctx, 2 * LBRSNAP_PROGS_PER_KIND + i);			\
+}
+
+/* 64 programs per kind: LBRSNAP_PROGS_PER_KIND */
+DEFINE_PROGS(0) DEFINE_PROGS(1) DEFINE_PROGS(2) DEFINE_PROGS(3) DEFINE_PROGS(4) DEFINE_PROGS(5) DEFINE_PROGS(6) DEFINE_PROGS(7)
+DEFINE_PROGS(8) DEFINE_PROGS(9) DEFINE_PROGS(10) DEFINE_PROGS(11) DEFINE_PROGS(12) DEFINE_PROGS(13) DEFINE_PROGS(14) DEFINE_PROGS(15)
+DEFINE_PROGS(16) DEFINE_PROGS(17) DEFINE_PROGS(18) DEFINE_PROGS(19) DEFINE_PROGS(20) DEFINE_PROGS(21) DEFINE_PROGS(22) DEFINE_PROGS(23)
+DEFINE_PROGS(24) DEFINE_PROGS(25) DEFINE_PROGS(26) DEFINE_PROGS(27) DEFINE_PROGS(28) DEFINE_PROGS(29) DEFINE_PROGS(30) DEFINE_PROGS(31)
+DEFINE_PROGS(32) DEFINE_PROGS(33) DEFINE_PROGS(34) DEFINE_PROGS(35) DEFINE_PROGS(36) DEFINE_PROGS(37) DEFINE_PROGS(38) DEFINE_PROGS(39)
+DEFINE_PROGS(40) DEFINE_PROGS(41) DEFINE_PROGS(42) DEFINE_PROGS(43) DEFINE_PROGS(44) DEFINE_PROGS(45) DEFINE_PROGS(46) DEFINE_PROGS(47)
+DEFINE_PROGS(48) DEFINE_PROGS(49) DEFINE_PROGS(50) DEFINE_PROGS(51) DEFINE_PROGS(52) DEFINE_PROGS(53) DEFINE_PROGS(54) DEFINE_PROGS(55)
+DEFINE_PROGS(56) DEFINE_PROGS(57) DEFINE_PROGS(58) DEFINE_PROGS(59) DEFINE_PROGS(60) DEFINE_PROGS(61) DEFINE_PROGS(62) DEFINE_PROGS(63)

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Resolving attach point specs against the kernel's BTF.
+ *
+ * A glob only expands to targets that can be attached, so "fexit:tcp_*" does not fail on the
+ * first inlined or notrace function it meets; a plain name that cannot be attached is an
+ * error that says why.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "attach-spec.h"
+#include "ksyms.h"
+#include "tracefs-util.h"
+
+#define BTF_TRACE_PREFIX "btf_trace_"
+/* x86-64 trampolines pass at most 6 register arguments on 6.1 */
+#define MAX_FEXIT_ARGS 6
+
+struct name_set {
+	char **v;
+	size_t nr;
+};
+
+static const char *const kind_names[] = {
+	[LBRSNAP_KIND_FEXIT] = "fexit",
+	[LBRSNAP_KIND_RAW_TP] = "raw_tp",
+	[LBRSNAP_KIND_TP_BTF] = "tp_btf",
+};
+
+const char *lbrsnap_kind__name(enum lbrsnap_kind kind)
+{
+	if (kind < LBRSNAP_KIND_FEXIT || kind > LBRSNAP_KIND_TP_BTF)
+		return "unknown";
+	return kind_names[kind];
+}
+
+int attach_spec__parse(const char *spec, enum lbrsnap_kind *kind, const char **name)
+{
+	const char *colon = strchr(spec, ':');
+	size_t klen;
+	int k;
+
+	if (!colon || !colon[1])
+		return -EINVAL;
+	klen = colon - spec;
+	for (k = LBRSNAP_KIND_FEXIT; k <= LBRSNAP_KIND_TP_BTF; k++) {
+		if (strlen(kind_names[k]) == klen && !strncmp(spec, kind_names[k], klen)) {
+			*kind = k;
+			*name = colon + 1;
+			return 0;
+		}
+	}
+	/* perf's and bpftrace's spellings of the same thing */
+	if ((klen == 8 && !strncmp(spec, "rawtrace", 8)) || (klen == 14 &&
+	    !strncmp(spec, "raw_tracepoint", 14))) {
+		*kind = LBRSNAP_KIND_RAW_TP;
+		*name = colon + 1;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp;
+	size_t row[128];
+
+	if (la >= 128 || lb >= 128)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev :
+				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
+				      (row[j] < row[j - 1] ? row[j] : row[j - 1]));
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/* Appends ", a, b, c" with the up to three closest candidate names. */
+static void suggest(char *buf, size_t len, const char *name, const struct btf *btf,
+		    enum lbrsnap_kind kind)
+{
+	const char *best[3] = {};
+	size_t bestd[3] = { (size_t)-1, (size_t)-1, (size_t)-1 };
+	size_t limit = strlen(name) / 3 + 2, used;
+	__u32 id, n = btf__type_cnt(btf);
+	int i, k;
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *cand = btf__name_by_offset(btf, t->name_off);
+		size_t d;
+
+		if (kind == LBRSNAP_KIND_FEXIT) {
+			if (!btf_is_func(t))
+				continue;
+		} else {
+			if (!btf_is_typedef(t) || strncmp(cand, BTF_TRACE_PREFIX, 10))
+				continue;
+			cand += 10;
+		}
+		d = edit_distance(name, cand);
+		if (d > limit)
+			continue;
+		for (i = 0; i < 3; i++) {
+			if (best[i] && !strcmp(best[i], cand))
+				break;
+			if (d < bestd[i]) {
+				for (k = 2; k > i; k--) {
+					best[k] = best[k - 1];
+					bestd[k] = bestd[k - 1];
+				}
+				best[i] = cand;
+				bestd[i] = d;
+				break;
+			}
+		}
+	}
+	if (!best[0])
+		return;
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "; did you mean");
+	for (i = 0; i < 3 && best[i]; i++) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s %s:%s", i ? "," : "", kind_names[kind],
+			 best[i]);
+	}
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "?");
+}
+
+/* Why a BTF function cannot take an fexit program, or NULL if it can. */
+static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *func,
+				  const struct ksyms *ks, const struct name_set *traceable)
+{
+	const struct btf_type *proto = btf__type_by_id(btf, func->type);
+	const char *name = btf__name_by_offset(btf, func->name_off);
+	const struct btf_param *p;
+	int i;
+
+	if (!proto || !btf_is_func_proto(proto))
+		return "its BTF has no prototype";
+	if (btf_vlen(proto) > MAX_FEXIT_ARGS)
+		return "it takes more than 6 arguments (the trampoline limit)";
+	p = btf_params(proto);
+	for (i = 0; i < btf_vlen(proto); i++) {
+		const struct btf_type *t = btf__type_by_id(btf, p[i].type);
+
+		while (t && (btf_is_typedef(t) || btf_is_mod(t)))
+			t = btf__type_by_id(btf, t->type);
+		if (t && (btf_is_struct(t) || btf_is_union(t)))
+			return "it takes a struct by value";
+	}
+	if (traceable->nr) {
+		size_t lo = 0, hi = traceable->nr;
+
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			int c = strcmp(traceable->v[mid], name);
+
+			if (!c)
+				return NULL;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return "it is not in available_filter_functions (notrace, or inlined everywhere)";
+	}
+	if (ks && !ksyms__by_name(ks, name))
+		return "it has no symbol in kallsyms (inlined everywhere)";
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * available_filter_functions lists what ftrace (and so a trampoline) can attach to. It is
+ * unreadable on some kernels (locked function tracer): then kallsyms presence is the test.
+ */
+static void load_traceable(struct name_set *set)
+{
+	size_t cap = 0, len = 0;
+	char *line = NULL;
+	FILE *fp;
+
+	fp = tracefs_util__fopen("available_filter_functions");
+	if (!fp)
+		return;
+	while (getline(&line, &len, fp) > 0) {
+		char *end = line + strcspn(line, " \t\n");
+		char **nv;
+
+		*end = 0;
+		if (!*line)
+			continue;
+		if (set->nr == cap) {
+			cap = cap ? cap * 2 : 65536;
+			nv = realloc(set->v, cap * sizeof(*nv));
+			if (!nv)
+				break;
+			set->v = nv;
+		}
+		set->v[set->nr] = strdup(line);
+		if (!set->v[set->nr])
+			break;
+		set->nr++;
+	}
+	free(line);
+	fclose(fp);
+	qsort(set->v, set->nr, sizeof(*set->v), cmp_str);
+}
+
+static void name_set__free(struct name_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++)
+		free(set->v[i]);
+	free(set->v);
+}
+
+static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
+		      bool has_ret)
+{
+	struct attach_target *t, *nv;
+	size_t i;
+
+	for (i = 0; i < set->nr; i++) {
+		if (set->v[i].kind == kind && !strcmp(set->v[i].name, name))
+			return 0;	/* named twice (or by two globs): attach once */
+	}
+	nv = realloc(set->v, (set->nr + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	set->v = nv;
+	t = &set->v[set->nr];
+	memset(t, 0, sizeof(*t));
+	if (asprintf(&t->spec, "%s:%s", kind_names[kind], name) < 0) {
+		t->spec = NULL;
+		return -ENOMEM;
+	}
+	t->name = strdup(name);
+	if (!t->name) {
+		free(t->spec);
+		return -ENOMEM;
+	}
+	t->kind = kind;
+	t->has_ret = has_ret;
+	if (kind != LBRSNAP_KIND_FEXIT && !strcmp(name, "sys_exit")) {
+		t->has_ret = true;
+		t->ret_is_arg1 = true;
+	}
+	set->nr++;
+	return 0;
+}
+
+static bool returns_value(const struct btf *btf, const struct btf_type *func)
+{
+	const struct btf_type *proto = btf__type_by_id(btf, func->type);
+
+	return proto && btf_is_func_proto(proto) && proto->type != 0;
+}
+
+static int expand_one(struct attach_set *set, const char *spec, const struct btf *btf,
+		      const struct ksyms *ks, const struct name_set *traceable, char *err,
+		      size_t err_len)
+{
+	__u32 id, n = btf__type_cnt(btf);
+	const char *pattern, *why = NULL;
+	enum lbrsnap_kind kind;
+	bool glob;
+	size_t found = 0, skipped = 0;
+	int ret;
+
+	if (attach_spec__parse(spec, &kind, &pattern)) {
+		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, raw_tp:NAME or "
+			 "tp_btf:NAME", spec);
+		return -EINVAL;
+	}
+	glob = is_glob(pattern);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = btf__name_by_offset(btf, t->name_off);
+		const char *obstacle = NULL;
+		bool has_ret = false;
+
+		if (kind == LBRSNAP_KIND_FEXIT) {
+			if (!btf_is_func(t))
+				continue;
+		} else {
+			if (!btf_is_typedef(t) || strncmp(name, BTF_TRACE_PREFIX, 10))
+				continue;
+			name += 10;
+		}
+		if (glob ? fnmatch(pattern, name, 0) : strcmp(pattern, name))
+			continue;
+		if (kind == LBRSNAP_KIND_FEXIT) {
+			obstacle = fexit_obstacle(btf, t, ks, traceable);
+			has_ret = returns_value(btf, t);
+		}
+		if (obstacle) {
+			skipped++;
+			why = obstacle;
+			continue;
+		}
+		ret = add_target(set, kind, name, has_ret);
+		if (ret)
+			return ret;
+		found++;
+		if (!glob)
+			break;
+	}
+	if (found)
+		return 0;
+	if (why && !glob) {
+		snprintf(err, err_len, "cannot attach %s: %s", spec, why);
+		return -EOPNOTSUPP;
+	}
+	if (why) {
+		snprintf(err, err_len, "'%s' matches %zu functions but none can be attached "
+			 "(e.g. %s)", spec, skipped, why);
+		return -EOPNOTSUPP;
+	}
+	snprintf(err, err_len, "unknown %s '%s' in '%s'",
+		 kind == LBRSNAP_KIND_FEXIT ? "kernel function (not in the kernel's BTF)" :
+		 "tracepoint", pattern, spec);
+	if (!glob)
+		suggest(err, err_len, pattern, btf, kind);
+	return -ENOENT;
+}
+
+int attach_set__expand(struct attach_set *set, const char *const *specs, size_t nr_specs,
+		       const struct btf *btf, char *err, size_t err_len)
+{
+	struct name_set traceable = {};
+	struct ksyms *ks = NULL;
+	bool any_fexit = false;
+	size_t i;
+	int ret = 0;
+
+	memset(set, 0, sizeof(*set));
+	for (i = 0; i < nr_specs; i++)
+		any_fexit |= !strncmp(specs[i], "fexit:", 6);
+	if (any_fexit) {
+		load_traceable(&traceable);
+		if (!traceable.nr)
+			ksyms__load("/proc/kallsyms", &ks);
+	}
+	for (i = 0; i < nr_specs && !ret; i++)
+		ret = expand_one(set, specs[i], btf, ks, &traceable, err, err_len);
+	name_set__free(&traceable);
+	ksyms__free(ks);
+	if (ret)
+		attach_set__free(set);
+	return ret;
+}
+
+void attach_set__free(struct attach_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++) {
+		free(set->v[i].spec);
+		free(set->v[i].name);
+	}
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Attach point specs: "fexit:FUNC", "raw_tp:NAME", "tp_btf:NAME", globs allowed in the name.
+ * Names are resolved against the running kernel's BTF: functions are BTF FUNCs, raw
+ * tracepoints are the "btf_trace_<name>" typedefs every tracepoint has.
+ */
+#ifndef LBRSNAP_ATTACH_SPEC_H
+#define LBRSNAP_ATTACH_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "capture.h"
+
+struct btf;
+
+struct attach_target {
+	char *spec;		/* canonical "kind:name" */
+	char *name;		/* function or tracepoint */
+	enum lbrsnap_kind kind;
+	bool has_ret;		/* fexit on a non-void function, or sys_exit */
+	bool ret_is_arg1;	/* raw_tp/tp_btf sys_exit: args[1] is the return value */
+};
+
+struct attach_set {
+	struct attach_target *v;
+	size_t nr;
+};
+
+/*
+ * Expands the user's specs into targets. On error returns a negative errno and writes a
+ * message naming the bad spec (with the closest existing names, or why a function cannot be
+ * attached) into err.
+ */
+int attach_set__expand(struct attach_set *set, const char *const *specs, size_t nr_specs,
+		       const struct btf *btf, char *err, size_t err_len);
+void attach_set__free(struct attach_set *set);
+
+/* Parses "kind:name"; returns 0, or -EINVAL for an unknown kind or an empty name. */
+int attach_spec__parse(const char *spec, enum lbrsnap_kind *kind, const char **name);
+const char *lbrsnap_kind__name(enum lbrsnap_kind kind);
+
+#endif /* LBRSNAP_ATTACH_SPEC_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The capture engine: resolve attach points, turn LBR on, load and attach one snapshot-first
+ * program per attach point, stream records into an lbrsnap.data writer, count every loss.
+ *
+ *	capture__open()		everything up to and including attach; all or nothing
+ *	capture__follow()	trace a process and its future children (for "-- cmd")
+ *	capture__write_header()	META and ATTACH sections
+ *	capture__poll()		move ring-buffer records into the writer
+ *	capture__finish()	drain, then losses and kallsyms (BPF symbols still loaded)
+ *	capture__close()	detach and free; the kernel also detaches if the process dies,
+ *				because nothing is pinned
+ */
+#ifndef LBRSNAP_CAPTURE_ENGINE_H
+#define LBRSNAP_CAPTURE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "capture.h"
+
+struct lbrfile_writer;
+
+struct capture_opts {
+	const char *const *events;	/* attach specs; none = the documented default */
+	size_t nr_events;
+	__u32 pid;			/* -p: process (tgid) */
+	__u32 tid;			/* -t: thread */
+	const char *comm;		/* --comm */
+	bool errors;			/* --errors: return value in -4095..-1 */
+	bool ret_on;			/* --ret VALUE */
+	__s64 ret;
+	__u32 sample;			/* --sample N: keep 1 of N (0, 1: all) */
+	bool stack;			/* --stack: kernel stacks as well as LBR */
+	const char *branch_filter;	/* -j, perf syntax; NULL = "any,k" */
+	__u64 ringbuf_bytes;		/* power of two, >= page size; 0 = default 8 MiB */
+	__u32 slots;			/* snapshot slots per attach point, power of two <= 8 */
+	bool follow;			/* only processes added with capture__follow() */
+	int verbose;
+};
+
+/* The default attach point: failing syscalls are useful on any machine. */
+#define CAPTURE_DEFAULT_EVENT "raw_tp:sys_exit"
+
+struct capture_stats {
+	__u64 records;			/* written to the file */
+	__u64 hits, filtered, sampled_out;
+	__u64 lost[LBRSNAP_LOSS__MAX];
+};
+
+struct capture;
+
+int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
+		  size_t err_len);
+int capture__follow(struct capture *c, __u32 pid);
+int capture__write_header(struct capture *c, struct lbrfile_writer *w);
+/* Returns records moved (>= 0) or a negative errno. */
+int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms);
+int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_stats *st);
+void capture__close(struct capture *c);
+
+bool capture__has_lbr(const struct capture *c);
+/* Why there is no LBR, or NULL. */
+const char *capture__lbr_why(const struct capture *c);
+size_t capture__nr_attach(const struct capture *c);
+const char *capture__attach_spec(const struct capture *c, size_t i);
+/* Snapshot memory owned by one attach point, and by the whole capture. */
+__u64 capture__attach_bytes(const struct capture *c);
+__u64 capture__total_bytes(const struct capture *c);
+/* Program ids, for tests that check nothing stays loaded. */
+int capture__prog_fd(const struct capture *c, size_t i);
+
+#endif /* LBRSNAP_CAPTURE_ENGINE_H */

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * lbrsnap record: capture into lbrsnap.data.
+ *
+ * With a command after "--" the command is forked first and held on a pipe until every
+ * program is attached and its pid is in the follow map, so its first syscall is already
+ * traced (the way perf record prepares its workload).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "capture-engine.h"
+#include "commands.h"
+#include "lbrfile.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: lbrsnap record [options] [-- command [args]]\n"
+"\n"
+"Captures an LBR snapshot (or, without LBR, a kernel stack) each time an attach point fires.\n"
+"\n"
+"  -e, --event SPEC        attach point, repeatable: fexit:FUNC, raw_tp:NAME, tp_btf:NAME;\n"
+"                          globs allowed (fexit:tcp_*); default: " CAPTURE_DEFAULT_EVENT
+" --errors\n"
+"  -o, --output FILE       output file (default lbrsnap.data)\n"
+"  -p, --pid PID           only this process\n"
+"  -t, --tid TID           only this thread\n"
+"      --comm NAME         only tasks with this comm\n"
+"      --errors            only return values -4095..-1 (fexit, sys_exit)\n"
+"      --ret VALUE         only this return value\n"
+"      --sample N          keep 1 of N matching invocations\n"
+"  -j, --branch-filter F   LBR branch filter, perf syntax (default any,k)\n"
+"      --stack             capture kernel stacks as well as LBR\n"
+"  -a, --all-cpus          system-wide (the default without a command)\n"
+"  -d, --duration SECS     stop after SECS seconds\n"
+"      --ringbuf SIZE      ring buffer bytes, power of two, K/M suffix (default 8M)\n"
+"      --slots N           snapshot slots per attach point (1, 2, 4, 8; default 8)\n"
+"  -v, --verbose           more messages (memory per attach point); -vv: libbpf logs\n"
+"  -h, --help              this text\n"
+"\n"
+"Without a command, captures system-wide until Ctrl-C or --duration.\n");
+}
+
+enum {
+	OPT_COMM = 256, OPT_ERRORS, OPT_RET, OPT_SAMPLE, OPT_STACK, OPT_RINGBUF, OPT_SLOTS,
+};
+
+static const struct option long_opts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "errors", no_argument, NULL, OPT_ERRORS },
+	{ "ret", required_argument, NULL, OPT_RET },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "branch-filter", required_argument, NULL, 'j' },
+	{ "stack", no_argument, NULL, OPT_STACK },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "ringbuf", required_argument, NULL, OPT_RINGBUF },
+	{ "slots", required_argument, NULL, OPT_SLOTS },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+static int parse_u64(const char *opt, const char *s, __u64 max, __u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-' || v > max) {
+		fprintf(stderr, "lbrsnap record: bad value '%s' for %s\n", s, opt);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_size(const char *s, __u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!errno && end != s && s[0] != '-') {
+		if (*end == 'k' || *end == 'K')
+			v <<= 10, end++;
+		else if (*end == 'm' || *end == 'M')
+			v <<= 20, end++;
+		if (!*end && v >= 4096 && !(v & (v - 1)) && v <= (1ULL << 30)) {
+			*out = v;
+			return 0;
+		}
+	}
+	fprintf(stderr, "lbrsnap record: bad --ringbuf '%s': a power of two from 4K to 1G\n", s);
+	return -EINVAL;
+}
+
+struct workload {
+	pid_t pid;
+	int go_fd;		/* write a byte to let the command exec */
+	int err_fd;		/* the child writes its exec errno here */
+};
+
+static int workload__prepare(struct workload *wl, char **argv)
+{
+	int go[2], ex[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC))
+		return -errno;
+	wl->pid = fork();
+	if (wl->pid < 0)
+		return -errno;
+	if (wl->pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(ex[0]);
+		/* EOF instead of a byte: the capture failed, do not run the command */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(ex[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ex[1]);
+	wl->go_fd = go[1];
+	wl->err_fd = ex[0];
+	return 0;
+}
+
+static int workload__start(struct workload *wl, const char *cmd)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(wl->go_fd, "g", 1) != 1)
+		return -errno;
+	close(wl->go_fd);
+	wl->go_fd = -1;
+	n = read(wl->err_fd, &e, sizeof(e));
+	close(wl->err_fd);
+	wl->err_fd = -1;
+	if (n == sizeof(e)) {
+		fprintf(stderr, "lbrsnap record: cannot run '%s': %s\n", cmd, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static void workload__cancel(struct workload *wl)
+{
+	if (wl->pid <= 0)
+		return;
+	if (wl->go_fd >= 0)
+		close(wl->go_fd);
+	if (wl->err_fd >= 0)
+		close(wl->err_fd);
+	waitpid(wl->pid, NULL, 0);
+	wl->pid = 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void print_summary(const struct capture *c, const struct capture_stats *st,
+			  const char *path)
+{
+	static const char *const cause[LBRSNAP_LOSS__MAX] = {
+		[LBRSNAP_LOSS_RINGBUF] = "ring buffer full",
+		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (branches dropped)",
+		[LBRSNAP_LOSS_RECURSION] = "skipped by the kernel (recursion)",
+	};
+	__u64 lost = st->lost[LBRSNAP_LOSS_RINGBUF] + st->lost[LBRSNAP_LOSS_RECURSION];
+	struct stat sb;
+	int i;
+
+	if (stat(path, &sb))
+		sb.st_size = 0;
+	fprintf(stderr, "[ lbrsnap record: Captured and wrote %.3f MB %s (%llu records) ]\n",
+		sb.st_size / 1048576.0, path, (unsigned long long)st->records);
+	fprintf(stderr, "[ lbrsnap record: %llu hook hits: %llu recorded, %llu filtered, "
+		"%llu sampled out, %llu lost ]\n", (unsigned long long)st->hits,
+		(unsigned long long)st->records, (unsigned long long)st->filtered,
+		(unsigned long long)st->sampled_out, (unsigned long long)lost);
+	for (i = 0; i < LBRSNAP_LOSS__MAX; i++) {
+		if (st->lost[i])
+			fprintf(stderr, "[ lbrsnap record: LOST %llu: %s ]\n",
+				(unsigned long long)st->lost[i], cause[i]);
+	}
+}
+
+int cmd_record(int argc, char **argv)
+{
+	const char *output = "lbrsnap.data", **events = NULL;
+	struct capture_opts opts = {};
+	struct lbrfile_writer *w = NULL;
+	struct workload wl = { .go_fd = -1, .err_fd = -1 };
+	struct capture_stats st;
+	struct capture *c = NULL;
+	struct sigaction sa = {};
+	double duration = 0, start;
+	char err[1024];
+	__u64 v;
+	size_t i;
+	int opt, ret = 1, status, n;
+
+	while ((opt = getopt_long(argc, argv, "+e:o:p:t:j:ad:vh", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			events = realloc(events, (opts.nr_events + 1) * sizeof(*events));
+			if (!events)
+				return 1;
+			events[opts.nr_events++] = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'p':
+			if (parse_u64("--pid", optarg, INT_MAX, &v))
+				goto cleanup;
+			opts.pid = v;
+			break;
+		case 't':
+			if (parse_u64("--tid", optarg, INT_MAX, &v))
+				goto cleanup;
+			opts.tid = v;
+			break;
+		case OPT_COMM:
+			if (!*optarg || strlen(optarg) >= LBRSNAP_COMM_LEN) {
+				fprintf(stderr, "lbrsnap record: bad --comm '%s': 1 to 15 "
+					"characters\n", optarg);
+				goto cleanup;
+			}
+			opts.comm = optarg;
+			break;
+		case OPT_ERRORS:
+			opts.errors = true;
+			break;
+		case OPT_RET: {
+			char *end;
+
+			errno = 0;
+			opts.ret = strtoll(optarg, &end, 0);
+			if (errno || end == optarg || *end) {
+				fprintf(stderr, "lbrsnap record: bad --ret '%s'\n", optarg);
+				goto cleanup;
+			}
+			opts.ret_on = true;
+			break;
+		}
+		case OPT_SAMPLE:
+			if (parse_u64("--sample", optarg, UINT_MAX, &v) || !v) {
+				fprintf(stderr, "lbrsnap record: --sample needs N >= 1\n");
+				goto cleanup;
+			}
+			opts.sample = v;
+			break;
+		case 'j':
+			opts.branch_filter = optarg;
+			break;
+		case OPT_STACK:
+			opts.stack = true;
+			break;
+		case 'a':
+			break;
+		case 'd': {
+			char *end;
+
+			duration = strtod(optarg, &end);
+			if (end == optarg || *end || !(duration > 0)) {
+				fprintf(stderr, "lbrsnap record: bad --duration '%s'\n", optarg);
+				goto cleanup;
+			}
+			break;
+		}
+		case OPT_RINGBUF:
+			if (parse_size(optarg, &opts.ringbuf_bytes))
+				goto cleanup;
+			break;
+		case OPT_SLOTS:
+			if (parse_u64("--slots", optarg, LBRSNAP_SLOTS, &v))
+				goto cleanup;
+			opts.slots = v;
+			break;
+		case 'v':
+			opts.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = 0;
+			goto cleanup;
+		default:
+			usage(stderr);
+			ret = 129;
+			goto cleanup;
+		}
+	}
+	if (!opts.nr_events && !opts.ret_on)
+		opts.errors = true;	/* the default: failing syscalls */
+	opts.events = events;
+	if (optind < argc) {
+		opts.follow = true;
+		if (workload__prepare(&wl, argv + optind)) {
+			fprintf(stderr, "lbrsnap record: cannot fork: %s\n", strerror(errno));
+			goto cleanup;
+		}
+	}
+
+	ret = capture__open(&opts, &c, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "lbrsnap record: %s\n", err);
+		ret = 1;
+		goto cleanup;
+	}
+	ret = 1;
+	if (!capture__has_lbr(c))
+		fprintf(stderr, "lbrsnap record: LBR is not available here: %s; capturing kernel "
+			"call stacks instead\n", capture__lbr_why(c));
+	if (opts.verbose) {
+		for (i = 0; i < capture__nr_attach(c); i++)
+			fprintf(stderr, "lbrsnap record: attached %s (%llu bytes of snapshot "
+				"memory)\n", capture__attach_spec(c, i),
+				(unsigned long long)capture__attach_bytes(c));
+		fprintf(stderr, "lbrsnap record: %zu attach points, %llu bytes in total "
+			"(snapshot slots of every loaded program slot, and the ring buffer)\n",
+			capture__nr_attach(c), (unsigned long long)capture__total_bytes(c));
+	}
+	if (lbrfile_writer__create(output, &w)) {
+		fprintf(stderr, "lbrsnap record: cannot create '%s': %s\n", output,
+			strerror(errno));
+		goto cleanup;
+	}
+	if (capture__write_header(c, w)) {
+		fprintf(stderr, "lbrsnap record: cannot write '%s'\n", output);
+		goto cleanup;
+	}
+
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (wl.pid > 0) {
+		if (capture__follow(c, wl.pid) || workload__start(&wl, argv[optind]))
+			goto cleanup;
+	}
+	start = now_s();
+	while (!stop_requested) {
+		n = capture__poll(c, w, 100);
+		if (n < 0) {
+			fprintf(stderr, "lbrsnap record: writing '%s': %s\n", output,
+				strerror(-n));
+			goto cleanup;
+		}
+		if (duration && now_s() - start >= duration)
+			break;
+		if (wl.pid > 0 && waitpid(wl.pid, &status, WNOHANG) == wl.pid) {
+			wl.pid = 0;
+			break;
+		}
+	}
+	if (capture__finish(c, w, &st)) {
+		fprintf(stderr, "lbrsnap record: cannot finish '%s'\n", output);
+		goto cleanup;
+	}
+	ret = lbrfile_writer__close(w);
+	w = NULL;
+	if (ret) {
+		fprintf(stderr, "lbrsnap record: cannot write '%s': %s\n", output, strerror(-ret));
+		ret = 1;
+		goto cleanup;
+	}
+	print_summary(c, &st, output);
+	ret = 0;
+cleanup:
+	lbrfile_writer__abort(w);
+	capture__close(c);
+	if (wl.pid > 0) {
+		if (wl.go_fd >= 0)
+			workload__cancel(&wl);
+		else
+			waitpid(wl.pid, NULL, 0);
+	}
+	free(events);
+	return ret;
+}

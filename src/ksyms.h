@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Kernel symbol table from /proc/kallsyms text (live, or the copy stored in a capture).
+ * BPF programs and trampolines appear with module "bpf" ("[bpf]" in kallsyms).
+ */
+#ifndef LBRSNAP_KSYMS_H
+#define LBRSNAP_KSYMS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+struct ksym {
+	__u64 addr;
+	__u64 size;		/* distance to the next symbol; 0 for the last one */
+	const char *name;
+	const char *module;	/* NULL for vmlinux, "bpf" for BPF programs/trampolines */
+	char type;		/* kallsyms type letter: t, T, d, ... */
+};
+
+struct ksyms;
+
+/* Parses kallsyms text; keeps text and data symbols with a non-zero address. */
+int ksyms__parse(const char *text, size_t len, struct ksyms **out);
+/* Reads and parses a kallsyms file (e.g. /proc/kallsyms). */
+int ksyms__load(const char *path, struct ksyms **out);
+void ksyms__free(struct ksyms *ks);
+
+/* The symbol containing addr (greatest addr' <= addr), or NULL. */
+const struct ksym *ksyms__find(const struct ksyms *ks, __u64 addr);
+/* First symbol with that exact name, or NULL. */
+const struct ksym *ksyms__by_name(const struct ksyms *ks, const char *name);
+size_t ksyms__count(const struct ksyms *ks);
+/* Symbols sorted by address, 0 <= i < ksyms__count(). */
+const struct ksym *ksyms__at(const struct ksyms *ks, size_t i);
+
+#endif /* LBRSNAP_KSYMS_H */

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * lbrsnap.data reader and writer (format in lbrfile.h).
+ *
+ * The reader maps the file and indexes it once: attach points, losses, META and kallsyms are
+ * small; records are only located (offset per record) so a large capture costs 16 bytes of
+ * memory per record, and time order is a sort of that index.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "lbrfile.h"
+
+#define ALIGN8(x) (((x) + 7) & ~(__u64)7)
+
+struct rec_index {
+	__u64 time_ns;
+	__u64 off;		/* payload offset of the RECORD section */
+	__u64 size;
+};
+
+struct lbrfile {
+	void *map;
+	size_t len;
+	char *meta;			/* copy of the META text, split in place */
+	const char **meta_kv;		/* key, value, key, value, ... */
+	size_t nr_meta;
+	bool by_time;			/* recs[] currently in time order */
+	struct lbr_attach_point *aps;
+	size_t nr_aps;
+	struct lbrfile_loss *losses;
+	size_t nr_losses;
+	const char *kallsyms;
+	size_t kallsyms_len;
+	struct rec_index *recs;
+	size_t nr_recs;
+};
+
+int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
+{
+	const struct lbrsnap_event *ev = data;
+
+	if (size < sizeof(*ev))
+		return -EINVAL;
+	if (ev->nr_branches > LBRSNAP_MAX_BRANCHES || ev->nr_stack > LBRSNAP_MAX_STACK)
+		return -EINVAL;
+	if (lbrsnap_event_size(ev->nr_branches, ev->nr_stack) > size)
+		return -EINVAL;
+	rec->ev = ev;
+	rec->branches = (const void *)(ev + 1);
+	rec->stack = (const void *)((const char *)(ev + 1) +
+				    ev->nr_branches * LBRSNAP_BRANCH_SIZE);
+	return 0;
+}
+
+static int grow(void **arr, size_t *cap, size_t nr, size_t elem)
+{
+	void *n;
+
+	if (nr < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 64;
+	n = realloc(*arr, *cap * elem);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	return 0;
+}
+
+/* Splits "key=value\n" lines in place into the key/value array. */
+static int parse_meta(struct lbrfile *f, const char *p, size_t size)
+{
+	size_t cap = 0, n = 0;
+	char *line, *next;
+
+	free(f->meta);
+	free(f->meta_kv);
+	f->meta_kv = NULL;
+	f->meta = strndup(p, size);
+	if (!f->meta)
+		return -ENOMEM;
+	for (line = f->meta; *line; line = next) {
+		char *eq, *nl = strchr(line, '\n');
+
+		next = nl ? nl + 1 : line + strlen(line);
+		if (nl)
+			*nl = 0;
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = 0;
+		if (grow((void **)&f->meta_kv, &cap, n + 1, sizeof(*f->meta_kv)))
+			return -ENOMEM;
+		f->meta_kv[n++] = line;
+		f->meta_kv[n++] = eq + 1;
+	}
+	f->nr_meta = n / 2;
+	return 0;
+}
+
+static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, __u64 off,
+			 size_t *cap_aps, size_t *cap_losses, size_t *cap_recs, bool *ended)
+{
+	const char *p = (const char *)f->map + off;
+	struct lbr_record rec;
+	int err;
+
+	switch (sec->type) {
+	case LBRFILE_SEC_META:
+		return parse_meta(f, p, sec->size);
+	case LBRFILE_SEC_ATTACH: {
+		const struct lbrfile_attach *a = (const void *)p;
+		struct lbr_attach_point *ap;
+		const char *spec, *target, *end = p + sec->size;
+
+		if (sec->size < sizeof(*a) + 2)
+			return -EINVAL;
+		spec = p + sizeof(*a);
+		target = memchr(spec, 0, end - spec);
+		if (!target || !memchr(target + 1, 0, end - target - 1))
+			return -EINVAL;
+		if (a->id != f->nr_aps)
+			return -EINVAL;
+		err = grow((void **)&f->aps, cap_aps, f->nr_aps, sizeof(*f->aps));
+		if (err)
+			return err;
+		ap = &f->aps[f->nr_aps++];
+		ap->id = a->id;
+		ap->kind = a->kind;
+		ap->flags = a->flags;
+		ap->mem_bytes = a->mem_bytes;
+		ap->spec = spec;
+		ap->target = target + 1;
+		return 0;
+	}
+	case LBRFILE_SEC_RECORD:
+		if (lbr_record__parse(p, sec->size, &rec))
+			return -EINVAL;
+		err = grow((void **)&f->recs, cap_recs, f->nr_recs, sizeof(*f->recs));
+		if (err)
+			return err;
+		f->recs[f->nr_recs].time_ns = rec.ev->time_ns;
+		f->recs[f->nr_recs].off = off;
+		f->recs[f->nr_recs].size = sec->size;
+		f->nr_recs++;
+		return 0;
+	case LBRFILE_SEC_LOSS:
+		if (sec->size != sizeof(struct lbrfile_loss))
+			return -EINVAL;
+		err = grow((void **)&f->losses, cap_losses, f->nr_losses, sizeof(*f->losses));
+		if (err)
+			return err;
+		memcpy(&f->losses[f->nr_losses++], p, sizeof(*f->losses));
+		return 0;
+	case LBRFILE_SEC_KALLSYMS:
+		f->kallsyms = p;
+		f->kallsyms_len = sec->size;
+		return 0;
+	case LBRFILE_SEC_END:
+		if (sec->size != 8 || *(const __u64 *)p != f->nr_recs)
+			return -EINVAL;
+		*ended = true;
+		return 0;
+	default:
+		/* Unknown sections are skipped so that newer writers stay readable. */
+		return 0;
+	}
+}
+
+int lbrfile__open(const char *path, struct lbrfile **out)
+{
+	size_t cap_aps = 0, cap_losses = 0, cap_recs = 0;
+	const struct lbrfile_header *hdr;
+	struct lbrfile *f = NULL;
+	bool ended = false;
+	struct stat st;
+	__u64 off;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto cleanup;
+	}
+	f->len = st.st_size;
+	if (f->len < sizeof(*hdr)) {
+		err = -EBADMSG;
+		goto cleanup;
+	}
+	f->map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		err = -errno;
+		goto cleanup;
+	}
+	hdr = f->map;
+	if (memcmp(hdr->magic, LBRFILE_MAGIC, 8) || hdr->version != LBRFILE_VERSION ||
+	    hdr->header_size < sizeof(*hdr) || hdr->header_size > f->len) {
+		err = -EBADMSG;
+		goto cleanup;
+	}
+	off = ALIGN8(hdr->header_size);
+	while (off + sizeof(struct lbrfile_section) <= f->len && !ended) {
+		const struct lbrfile_section *sec = (const void *)((char *)f->map + off);
+
+		off += sizeof(*sec);
+		if (sec->size > f->len - off) {
+			err = -EBADMSG;
+			goto cleanup;
+		}
+		err = index_section(f, sec, off, &cap_aps, &cap_losses, &cap_recs, &ended);
+		if (err) {
+			err = err == -ENOMEM ? err : -EBADMSG;
+			goto cleanup;
+		}
+		off += ALIGN8(sec->size);
+	}
+	/* A capture cut short (no END) is refused rather than read as if it were whole. */
+	err = ended ? 0 : -ENODATA;
+cleanup:
+	close(fd);
+	if (err) {
+		lbrfile__close(f);
+		f = NULL;
+	}
+	*out = f;
+	return err;
+}
+
+void lbrfile__close(struct lbrfile *f)
+{
+	if (!f)
+		return;
+	if (f->map)
+		munmap(f->map, f->len);
+	free(f->meta);
+	free(f->meta_kv);
+	free(f->aps);
+	free(f->losses);
+	free(f->recs);
+	free(f);
+}
+
+const char *lbrfile__meta(const struct lbrfile *f, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_meta; i++) {
+		if (!strcmp(f->meta_kv[2 * i], key))
+			return f->meta_kv[2 * i + 1];
+	}
+	return NULL;
+}
+
+size_t lbrfile__nr_attach(const struct lbrfile *f)
+{
+	return f->nr_aps;
+}
+
+const struct lbr_attach_point *lbrfile__attach(const struct lbrfile *f, __u32 id)
+{
+	return id < f->nr_aps ? &f->aps[id] : NULL;
+}
+
+__u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause)
+{
+	__u64 sum = 0;
+	size_t i;
+
+	for (i = 0; i < f->nr_losses; i++) {
+		if (f->losses[i].ap == ap && f->losses[i].cause == (__u32)cause)
+			sum += f->losses[i].count;
+	}
+	return sum;
+}
+
+__u64 lbrfile__nr_records(const struct lbrfile *f)
+{
+	return f->nr_recs;
+}
+
+const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len)
+{
+	if (len)
+		*len = f->kallsyms_len;
+	return f->kallsyms;
+}
+
+static int rec_cmp_time(const void *a, const void *b)
+{
+	const struct rec_index *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	/* equal times keep file order, so the sort is stable */
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int rec_cmp_off(const void *a, const void *b)
+{
+	const struct rec_index *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx)
+{
+	struct lbr_record rec;
+	size_t i;
+	int err;
+
+	if (sorted != f->by_time) {
+		qsort(f->recs, f->nr_recs, sizeof(*f->recs), sorted ? rec_cmp_time : rec_cmp_off);
+		f->by_time = sorted;
+	}
+	for (i = 0; i < f->nr_recs; i++) {
+		const struct rec_index *r = &f->recs[i];
+
+		lbr_record__parse((const char *)f->map + r->off, r->size, &rec);
+		err = fn(&rec, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Writer */
+
+struct lbrfile_writer {
+	FILE *fp;
+	char *path;
+	char *tmp_path;
+	char *meta;
+	size_t meta_len;
+	bool meta_done;
+	__u64 nr_recs;
+	int err;		/* first write error, reported by close */
+};
+
+int lbrfile_writer__create(const char *path, struct lbrfile_writer **out)
+{
+	struct lbrfile_header hdr = { .version = LBRFILE_VERSION, .header_size = sizeof(hdr) };
+	struct lbrfile_writer *w;
+	int err;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->path = strdup(path);
+	if (!w->path || asprintf(&w->tmp_path, "%s.tmp", path) < 0) {
+		w->tmp_path = NULL;
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	w->fp = fopen(w->tmp_path, "we");
+	if (!w->fp) {
+		err = -errno;
+		goto cleanup;
+	}
+	memcpy(hdr.magic, LBRFILE_MAGIC, 8);
+	if (fwrite(&hdr, sizeof(hdr), 1, w->fp) != 1) {
+		err = -EIO;
+		goto cleanup;
+	}
+	*out = w;
+	return 0;
+cleanup:
+	lbrfile_writer__abort(w);
+	return err;
+}
+
+static int write_section(struct lbrfile_writer *w, __u32 type, const void *a, size_t alen,
+			 const void *b, size_t blen)
+{
+	static const char zero[8];
+	struct lbrfile_section sec = { .type = type, .size = alen + blen };
+	size_t pad = ALIGN8(sec.size) - sec.size;
+
+	if (w->err)
+		return w->err;
+	if (fwrite(&sec, sizeof(sec), 1, w->fp) != 1 ||
+	    (alen && fwrite(a, alen, 1, w->fp) != 1) ||
+	    (blen && fwrite(b, blen, 1, w->fp) != 1) ||
+	    (pad && fwrite(zero, pad, 1, w->fp) != 1))
+		w->err = -EIO;
+	return w->err;
+}
+
+static int flush_meta(struct lbrfile_writer *w)
+{
+	if (w->meta_done)
+		return 0;
+	w->meta_done = true;
+	return write_section(w, LBRFILE_SEC_META, w->meta, w->meta_len, NULL, 0);
+}
+
+int lbrfile_writer__meta(struct lbrfile_writer *w, const char *key, const char *fmt, ...)
+{
+	char *val = NULL, *n;
+	va_list ap;
+	int len;
+
+	if (w->meta_done)
+		return -EBUSY;
+	va_start(ap, fmt);
+	len = vasprintf(&val, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return -ENOMEM;
+	/* values are single lines: newlines would split the key=value text */
+	for (n = val; *n; n++) {
+		if (*n == '\n')
+			*n = ' ';
+	}
+	n = realloc(w->meta, w->meta_len + strlen(key) + len + 3);
+	if (!n) {
+		free(val);
+		return -ENOMEM;
+	}
+	w->meta = n;
+	w->meta_len += sprintf(w->meta + w->meta_len, "%s=%s\n", key, val);
+	free(val);
+	return 0;
+}
+
+int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_point *ap)
+{
+	struct lbrfile_attach a = {
+		.id = ap->id, .kind = ap->kind, .flags = ap->flags, .mem_bytes = ap->mem_bytes,
+	};
+	size_t slen = strlen(ap->spec) + 1, tlen = strlen(ap->target) + 1;
+	char *names;
+	int err;
+
+	err = flush_meta(w);
+	if (err)
+		return err;
+	names = malloc(slen + tlen);
+	if (!names)
+		return -ENOMEM;
+	memcpy(names, ap->spec, slen);
+	memcpy(names + slen, ap->target, tlen);
+	err = write_section(w, LBRFILE_SEC_ATTACH, &a, sizeof(a), names, slen + tlen);
+	free(names);
+	return err;
+}
+
+int lbrfile_writer__record(struct lbrfile_writer *w, const void *data, size_t size)
+{
+	struct lbr_record rec;
+	int err;
+
+	if (lbr_record__parse(data, size, &rec))
+		return -EINVAL;
+	err = flush_meta(w);
+	if (err)
+		return err;
+	err = write_section(w, LBRFILE_SEC_RECORD, data,
+			    lbrsnap_event_size(rec.ev->nr_branches, rec.ev->nr_stack), NULL, 0);
+	if (!err)
+		w->nr_recs++;
+	return err;
+}
+
+int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss cause,
+			 __u64 count)
+{
+	struct lbrfile_loss l = { .ap = ap, .cause = cause, .count = count };
+	int err = flush_meta(w);
+
+	return err ?: write_section(w, LBRFILE_SEC_LOSS, &l, sizeof(l), NULL, 0);
+}
+
+int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len)
+{
+	int err = flush_meta(w);
+
+	return err ?: write_section(w, LBRFILE_SEC_KALLSYMS, text, len, NULL, 0);
+}
+
+int lbrfile_writer__close(struct lbrfile_writer *w)
+{
+	int err;
+
+	err = flush_meta(w);
+	if (!err)
+		err = write_section(w, LBRFILE_SEC_END, &w->nr_recs, sizeof(w->nr_recs), NULL, 0);
+	if (!err && (fflush(w->fp) || fsync(fileno(w->fp))))
+		err = -errno;
+	if (fclose(w->fp) && !err)
+		err = -errno;
+	w->fp = NULL;
+	if (!err && rename(w->tmp_path, w->path))
+		err = -errno;
+	if (err) {
+		lbrfile_writer__abort(w);
+		return err;
+	}
+	free(w->meta);
+	free(w->path);
+	free(w->tmp_path);
+	free(w);
+	return 0;
+}
+
+void lbrfile_writer__abort(struct lbrfile_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fp)
+		fclose(w->fp);
+	if (w->tmp_path)
+		unlink(w->tmp_path);
+	free(w->meta);
+	free(w->path);
+	free(w->tmp_path);
+	free(w);
+}

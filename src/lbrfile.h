@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * lbrsnap.data: the capture file written by `lbrsnap record` and read by every writer
+ * (report, perf.data, trace.dat).
+ *
+ * Layout (little endian, every section 8-byte aligned):
+ *
+ *   struct lbrfile_header	magic "LBRSNAP1", version, header size
+ *   sections, each struct lbrfile_section { u32 type; u32 reserved; u64 size; } + payload
+ *     META	  "key=value\n" text: clock, hostname, release, cmdline, nr_cpus, lbr status,
+ *		  branch filter, mono/realtime pair for time of day, stack mode
+ *     ATTACH	  struct lbrfile_attach + "spec\0target\0"; one per attach point, id order
+ *     RECORD	  one struct lbrsnap_event (capture.h) with its branches and stack, verbatim
+ *     LOSS	  struct lbrfile_loss: per attach point and cause
+ *     KALLSYMS	  /proc/kallsyms text taken at the end of the capture (BPF symbols included)
+ *     END	  u64 number of RECORD sections; a file without END is incomplete
+ *
+ * Records come in ring-buffer order, which is not strictly time order across CPUs; use
+ * lbrfile__sorted() for time order. Files are written to "<path>.tmp" and renamed by
+ * lbrfile_writer__close(), so a file that exists is complete.
+ */
+#ifndef LBRSNAP_LBRFILE_H
+#define LBRSNAP_LBRFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "capture.h"
+
+#define LBRFILE_MAGIC "LBRSNAP1"
+#define LBRFILE_VERSION 1
+
+enum lbrfile_section_type {
+	LBRFILE_SEC_META = 1,
+	LBRFILE_SEC_ATTACH = 2,
+	LBRFILE_SEC_RECORD = 3,
+	LBRFILE_SEC_LOSS = 4,
+	LBRFILE_SEC_KALLSYMS = 5,
+	LBRFILE_SEC_END = 6,
+};
+
+struct lbrfile_header {
+	char magic[8];
+	__u32 version;
+	__u32 header_size;
+};
+
+struct lbrfile_section {
+	__u32 type;
+	__u32 reserved;
+	__u64 size;		/* payload bytes, before padding to 8 */
+};
+
+struct lbrfile_attach {
+	__u32 id;
+	__u32 kind;		/* enum lbrsnap_kind */
+	__u32 flags;		/* LBRFILE_AP_* */
+	__u32 reserved;
+	__u64 mem_bytes;	/* snapshot memory owned by this attach point */
+	/* followed by "spec\0target\0", e.g. "fexit:do_sys_openat2\0do_sys_openat2\0" */
+};
+
+enum {
+	LBRFILE_AP_HAS_RET = 1 << 0,	/* records of this attach point carry a return value */
+};
+
+struct lbrfile_loss {
+	__u32 ap;
+	__u32 cause;		/* enum lbrsnap_loss */
+	__u64 count;
+};
+
+/* In-memory views handed out by the reader; valid until lbrfile__close(). */
+struct lbr_attach_point {
+	__u32 id;
+	__u32 kind;
+	__u32 flags;
+	__u64 mem_bytes;
+	const char *spec;	/* as the user gave it, expanded: "fexit:do_sys_openat2" */
+	const char *target;	/* function or tracepoint name */
+};
+
+struct lbr_record {
+	const struct lbrsnap_event *ev;		/* header */
+	const struct lbrsnap_branch *branches;	/* ev->nr_branches entries, [0] most recent */
+	const __u64 *stack;			/* ev->nr_stack return addresses, innermost first */
+};
+
+struct lbrfile;
+
+/* Reading */
+int lbrfile__open(const char *path, struct lbrfile **out);
+void lbrfile__close(struct lbrfile *f);
+const char *lbrfile__meta(const struct lbrfile *f, const char *key);	/* NULL if absent */
+size_t lbrfile__nr_attach(const struct lbrfile *f);
+const struct lbr_attach_point *lbrfile__attach(const struct lbrfile *f, __u32 id);
+__u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause);
+__u64 lbrfile__nr_records(const struct lbrfile *f);
+const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len);	/* NULL if absent */
+/* Calls fn for every record in file order (sorted=false) or time order (sorted=true). */
+typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
+int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx);
+
+/* Writing */
+struct lbrfile_writer;
+int lbrfile_writer__create(const char *path, struct lbrfile_writer **out);
+int lbrfile_writer__meta(struct lbrfile_writer *w, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_point *ap);
+/* data: one struct lbrsnap_event with its trailing branches and stack, size bytes in all */
+int lbrfile_writer__record(struct lbrfile_writer *w, const void *data, size_t size);
+int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss cause,
+			 __u64 count);
+int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len);
+/* Writes META once (on the first attach/record/close), END, and renames into place. */
+int lbrfile_writer__close(struct lbrfile_writer *w);
+/* Removes the temporary file: for error paths. */
+void lbrfile_writer__abort(struct lbrfile_writer *w);
+
+/* Validates a record's sizes against its header; returns 0 or -EINVAL. */
+int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec);
+
+#endif /* LBRSNAP_LBRFILE_H */
