@@ -158,6 +158,15 @@ static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *
 		return "its BTF has no prototype";
 	if (btf_vlen(proto) > MAX_FEXIT_ARGS)
 		return "it takes more than 6 arguments (the trampoline limit)";
+	if (proto->type) {
+		const struct btf_type *r = btf__type_by_id(btf, proto->type);
+
+		while (r && (btf_is_typedef(r) || btf_is_mod(r)))
+			r = btf__type_by_id(btf, r->type);
+		/* 6.1 trampolines cannot return aggregates ("return type UNION is unsupported") */
+		if (r && (btf_is_struct(r) || btf_is_union(r)))
+			return "it returns a struct or union by value";
+	}
 	p = btf_params(proto);
 	for (i = 0; i < btf_vlen(proto); i++) {
 		const struct btf_type *t = btf__type_by_id(btf, p[i].type);

@@ -57,17 +57,41 @@ static const char *const prog_kind[] = {
 };
 
 static int verbosity;
-static char last_libbpf_err[512];
+static char failed_prog[64];	/* program named in libbpf's "load failed" warning */
+static char verifier_why[256];	/* the verifier's verdict: last line of its log */
 
-/* libbpf talks through here: verifier logs only with -vv, the last warning kept for errors */
+/* The verdict is the last log line before the "processed N insns" statistics. */
+static void keep_verifier_why(const char *log)
+{
+	const char *end = strstr(log, "\nprocessed ");
+	const char *start;
+
+	if (!end)
+		end = strstr(log, "\n-- END PROG LOAD LOG --");
+	if (!end)
+		return;
+	start = end;
+	while (start > log && start[-1] != '\n')
+		start--;
+	snprintf(verifier_why, sizeof(verifier_why), "%.*s", (int)(end - start), start);
+}
+
+/* libbpf talks through here: verifier logs only with -vv, failures kept for the error */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
+	char msg[8192];
+	const char *p;
 	va_list copy;
 
 	if (level != LIBBPF_DEBUG) {
 		va_copy(copy, args);
-		vsnprintf(last_libbpf_err, sizeof(last_libbpf_err), fmt, copy);
+		vsnprintf(msg, sizeof(msg), fmt, copy);
 		va_end(copy);
+		p = strstr(msg, "prog '");
+		if (p && strstr(msg, "load failed"))
+			sscanf(p, "prog '%63[^']'", failed_prog);
+		if (strstr(msg, "-- BEGIN PROG LOAD LOG --"))
+			keep_verifier_why(msg);
 	}
 	if (verbosity >= 2 || (verbosity >= 1 && level == LIBBPF_WARN))
 		return vfprintf(stderr, fmt, args);
@@ -182,14 +206,15 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 
 static void explain_load_error(struct capture *c, size_t obj, int ret, char *err, size_t len)
 {
-	const char *what = "BPF programs";
+	const char *what = "BPF programs", *spec = NULL;
 	size_t i;
 
 	for (i = 0; i < c->set.nr; i++) {
-		if (c->aps[i].obj == obj && c->set.v[i].kind == LBRSNAP_KIND_FEXIT) {
+		if (c->aps[i].obj == obj && failed_prog[0] &&
+		    !strcmp(bpf_program__name(c->aps[i].prog), failed_prog))
+			spec = c->set.v[i].spec;
+		if (c->aps[i].obj == obj && c->set.v[i].kind == LBRSNAP_KIND_FEXIT)
 			what = "fexit programs";
-			break;
-		}
 	}
 	if ((ret == -EPERM || ret == -EACCES) && geteuid() != 0)
 		snprintf(err, len, "loading %s failed (%s): needs CAP_BPF and CAP_PERFMON, or root",
@@ -198,13 +223,11 @@ static void explain_load_error(struct capture *c, size_t obj, int ret, char *err
 		snprintf(err, len, "loading fexit programs failed: %s, although running as root; "
 			 "this kernel refuses fentry/fexit (kernel lockdown or a locked function "
 			 "tracer); raw_tp and tp_btf may still work", strerror(-ret));
+	else if (spec)
+		snprintf(err, len, "cannot load the program for %s: %s%s%s", spec, strerror(-ret),
+			 verifier_why[0] ? ": " : "", verifier_why);
 	else
-		snprintf(err, len, "loading %s failed: %s%s%s", what, strerror(-ret),
-			 last_libbpf_err[0] ? "; libbpf: " : "", last_libbpf_err);
-	/* libbpf messages end with a newline */
-	len = strlen(err);
-	while (len && err[len - 1] == '\n')
-		err[--len] = 0;
+		snprintf(err, len, "loading %s failed: %s", what, strerror(-ret));
 }
 
 static int load_and_attach(struct capture *c, char *err, size_t err_len)

@@ -19,7 +19,7 @@ struct ksym {
 
 struct ksyms;
 
-/* Parses kallsyms text; keeps text and data symbols with a non-zero address. */
+/* Parses kallsyms text; keeps text symbols (t, T, w, W) with a non-zero address. */
 int ksyms__parse(const char *text, size_t len, struct ksyms **out);
 /* Reads and parses a kallsyms file (e.g. /proc/kallsyms). */
 int ksyms__load(const char *path, struct ksyms **out);

@@ -13,3 +13,6 @@ $(OUT)/tests/unit/test-%: $(OUT)/tests/unit/test-%.o $(OUT)/tests/unit/cunit-mai
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lpthread
 
 ALL_TARGETS += $(UNIT_BINS)
+
+# test-report reads its JSON back with json-c (libjson-c-dev, in DEPS_PKGS).
+$(OUT)/tests/unit/test-report: PKG_LIBS += -ljson-c

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Which functions make up the tracing path, from the LBR listings of retsnoop on fentry
+ * and kprobe-multi (bpf-next "Inline two LBR-related helpers", March 2024), the
+ * raw tracepoint path (__traceiter_* -> __bpf_trace_* -> bpf_trace_runN -> program) and
+ * the thunks every indirect call and return goes through on mitigated x86 kernels.
+ */
+#include <string.h>
+#include "trim.h"
+
+/* Function names that are tracing path exactly. */
+static const char *const exact_names[] = {
+	"migrate_disable",
+	"migrate_enable",
+	"bpf_get_branch_snapshot",
+	"bpf_get_smp_processor_id",	/* called before the snapshot until v6.10 inlined it */
+	"__rcu_read_lock",		/* rcu_read_lock() around the program run */
+	"__rcu_read_unlock",
+	"rcu_is_watching",		/* fprobe and kprobe handlers check it */
+	"preempt_count_add",		/* CONFIG_DEBUG_PREEMPT or tracer builds */
+	"preempt_count_sub",
+	"debug_smp_processor_id",
+	"check_preemption_disabled",
+	"trace_call_bpf",
+	"kprobe_perf_func",
+	"kretprobe_perf_func",
+	"kprobe_dispatcher",
+	"kretprobe_dispatcher",
+	"trampoline_handler",
+	"return_to_handler",
+	"prepare_ftrace_return",
+	"function_graph_enter",
+	"__SCT__perf_snapshot_branch_stack",
+};
+
+/* Name prefixes of tracing-path function families. */
+static const char *const prefixes[] = {
+	"bpf_prog_",			/* JITed programs; also bpf_prog_run* glue */
+	"bpf_trampoline_",		/* fentry/fexit trampolines */
+	"bpf_dispatcher_",
+	"__bpf_prog_enter",		/* __bpf_prog_enter_recur, _sleepable, ... */
+	"__bpf_prog_exit",
+	"__bpf_tramp_enter",
+	"__bpf_tramp_exit",
+	"__bpf_trace_",			/* per-tracepoint stubs and __bpf_trace_run */
+	"bpf_trace_run",		/* bpf_trace_run1 .. bpf_trace_run12 */
+	"__traceiter_",
+	"__probestub_",
+	"__SCT__tp_func_",		/* static-call trampolines of tracepoints */
+	"rcu_read_lock",		/* rcu_read_lock_held and friends on debug kernels */
+	"rcu_read_unlock",
+	"kprobe_multi_link_",
+	"fprobe_",
+	"rethook_",
+	"arch_rethook_",
+	"kretprobe_",
+	"__kretprobe_",
+	"kprobe_ftrace_handler",
+	"ftrace_",			/* ftrace_caller, ftrace_regs_caller, ... */
+	"arch_ftrace_",
+	"__ftrace_",
+	"__x86_return_thunk",
+	"__x86_indirect_",		/* retpoline, call-depth and ITS thunks */
+	"srso_",			/* AMD SRSO return thunks */
+	"retbleed_return_thunk",
+	"call_depth_return_thunk",
+	"its_return_thunk",
+};
+
+/* Name suffixes: PMU callbacks behind the perf_snapshot_branch_stack static call. */
+static const char *const suffixes[] = {
+	"_snapshot_branch_stack",	/* intel_pmu_, amd_pmu_v2_ */
+	"_snapshot_arch_branch_stack",	/* intel_pmu_ (arch LBR) */
+};
+
+/* Modules ("[name]" in kallsyms) that hold only tracing code. */
+static const char *const modules[] = {
+	"bpf",				/* programs and trampolines */
+	"__builtin__ftrace",		/* ftrace trampolines */
+	"__builtin__kprobes",		/* kprobe instruction slots */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+bool trim__is_tracing_func(const char *name, const char *module)
+{
+	size_t i;
+
+	if (module) {
+		for (i = 0; i < ARRAY_SIZE(modules); i++) {
+			if (!strcmp(module, modules[i]))
+				return true;
+		}
+	}
+	/* padding and CFI preambles in front of a function belong to that function */
+	if (!strncmp(name, "__pfx_", 6))
+		name += 6;
+	else if (!strncmp(name, "__cfi_", 6))
+		name += 6;
+	for (i = 0; i < ARRAY_SIZE(exact_names); i++) {
+		if (!strcmp(name, exact_names[i]))
+			return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		if (has_suffix(name, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
+static bool is_tracing_addr(const struct ksyms *ks, __u64 addr, const char *target)
+{
+	const struct ksym *k = ksyms__find(ks, addr);
+
+	if (!k)
+		return false;
+	if (target && !strcmp(k->name, target))
+		return false;
+	return trim__is_tracing_func(k->name, k->module);
+}
+
+unsigned int trim__branches(const struct ksyms *ks, const struct lbrsnap_branch *br,
+			    unsigned int nr, const char *target)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!is_tracing_addr(ks, br[i].from, target))
+			break;
+	}
+	return i;
+}
+
+unsigned int trim__stack(const struct ksyms *ks, const __u64 *stack, unsigned int nr,
+			 const char *target)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!is_tracing_addr(ks, stack[i], target))
+			break;
+	}
+	return i;
+}

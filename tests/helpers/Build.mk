@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Programs the capture tests drive: a syscall load with exact, known counts, and a BPF object
+# that breaks the snapshot-first rule on purpose (the static check must reject it).
+
+$(OUT)/tests/helpers/syscall-load: $(OUT)/tests/helpers/syscall-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lpthread
+
+ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/bad-snapshot.bpf.o

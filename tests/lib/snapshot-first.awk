@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Checks that bpf_get_branch_snapshot() is the first call of every lbrsnap_* program with no
+# jump before it. Reads `llvm-objdump -d --no-show-raw-insn` of a BPF object, or `bpftool
+# prog dump xlated` of loaded programs, and prints one line per program:
+#     PROG ok N		N instructions of argument set-up precede the snapshot
+#     PROG bad WHY
+# In an object the snapshot is "call 176" (BPF_FUNC_get_branch_snapshot). In the kernel's
+# xlated copy it is "call bpf_get_branch_snapshot" before 6.10; from 6.10 the verifier inlines
+# it (314a53623cd4) as "if r3 != 0x0 goto" (never taken: r3 = 0 is set just before) followed
+# by a call of the PMU's snapshot function, so that sequence is the snapshot too.
+
+function finish() {
+	if (prog != "" && !decided)
+		print prog, "bad", "no call at all"
+	prog = ""
+	decided = 0
+	setup = 0
+	inline_at = -1
+}
+
+# objdump: "0000000000004678 <lbrsnap_rawtp_5>:"; bpftool: "int lbrsnap_rawtp_0(void * ctx):"
+/^[0-9a-f]+ <[A-Za-z_0-9]+>:$/ || /^[a-z].*[A-Za-z_0-9]+\(.*\):$/ {
+	finish()
+	name = $0
+	if (name ~ /</) {
+		sub(/^[0-9a-f]+ </, "", name)
+		sub(/>:$/, "", name)
+	} else {
+		sub(/\(.*$/, "", name)
+		sub(/^.* /, "", name)
+	}
+	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf)_[0-9]+$/)
+		prog = name
+	next
+}
+
+prog == "" || decided { next }
+
+# instruction lines: objdump "  2255:	insn", bpftool "   0: (7b) insn"
+/^ *[0-9]+:/ {
+	insn = $0
+	sub(/^ *[0-9]+:[ \t]*/, "", insn)
+	sub(/^\([0-9a-f]+\) /, "", insn)
+	if (inline_at >= 0) {
+		if (insn ~ /^call /) {
+			if (insn ~ /snapshot_branch_stack|__static_call_return0/)
+				print prog, "ok", setup
+			else
+				print prog, "bad", "inlined sequence calls " insn
+			decided = 1
+		} else if (insn ~ /goto|^if |^exit/ || ++inline_at > 4) {
+			print prog, "bad", "jump before the snapshot: " insn
+			decided = 1
+		}
+		next
+	}
+	if (insn ~ /^call /) {
+		if (insn ~ /^call (176|bpf_get_branch_snapshot)([^0-9]|$)/)
+			print prog, "ok", setup
+		else
+			print prog, "bad", "a call precedes the snapshot: " insn
+		decided = 1
+	} else if (insn ~ /^if r3 != 0x0 goto/ && last_r3_zero) {
+		inline_at = 0
+	} else if (insn ~ /goto|^if |^exit/) {
+		print prog, "bad", "jump before the snapshot: " insn
+		decided = 1
+	} else {
+		setup++
+		last_r3_zero = insn ~ /^r3 = 0$/
+	}
+}
+
+END { finish() }

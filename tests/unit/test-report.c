@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * report: synthetic captures written with lbrfile_writer, rendered as text and JSON (JSON
+ * read back with json-c, field by field), and the command's exit codes on bad input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <json-c/json.h>
+#include "unit.h"
+#include "commands.h"
+#include "report.h"
+
+#define BR_TYPE_RET	(6ull << 20)
+#define BR_MISPRED	1ull
+#define BR_CYCLES(n)	((__u64)(n) << 4)
+
+static const char *const kallsyms_syms[] = {
+	"_stext", "do_sys_openat2", "do_filp_open", "__schedule", "schedule",
+	"__traceiter_sched_switch", "__bpf_trace_sched_switch", "bpf_trace_run4",
+	"intel_pmu_snapshot_branch_stack",
+};
+static const char *const kallsyms_bpf[] = {
+	"bpf_trampoline_6442508829", "bpf_prog_6deef7357e7b4530_lbrsnap_fexit",
+	"bpf_prog_1122334455667788_lbrsnap_raw_tp",
+};
+
+/* A comm with every kind of byte JSON and a terminal care about. */
+static const char evil_comm[LBRSNAP_COMM_LEN] = "a\"b\\c\n\xff\x01z";
+
+static char dir[] = "/tmp/test-report-XXXXXX";
+static char capture[64];
+static char *kallsyms_text;
+static size_t kallsyms_len;
+
+static __u64 sym_addr(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kallsyms_syms) / sizeof(kallsyms_syms[0]); i++) {
+		if (!strcmp(name, kallsyms_syms[i]))
+			return 0xffffffff81000000ull + i * 0x1000;
+	}
+	for (i = 0; i < sizeof(kallsyms_bpf) / sizeof(kallsyms_bpf[0]); i++) {
+		if (!strcmp(name, kallsyms_bpf[i]))
+			return 0xffffffffc0000000ull + i * 0x1000;
+	}
+	return 0;
+}
+
+static void make_kallsyms(void)
+{
+	FILE *m = open_memstream(&kallsyms_text, &kallsyms_len);
+	size_t i;
+
+	for (i = 0; i < sizeof(kallsyms_syms) / sizeof(kallsyms_syms[0]); i++)
+		fprintf(m, "%016llx T %s\n", (unsigned long long)sym_addr(kallsyms_syms[i]),
+			kallsyms_syms[i]);
+	for (i = 0; i < sizeof(kallsyms_bpf) / sizeof(kallsyms_bpf[0]); i++)
+		fprintf(m, "%016llx t %s\t[bpf]\n", (unsigned long long)sym_addr(kallsyms_bpf[i]),
+			kallsyms_bpf[i]);
+	fclose(m);
+}
+
+struct rec_buf {
+	struct lbrsnap_event ev;
+	struct lbrsnap_branch br[8];
+	__u64 stack[8];
+};
+
+static size_t rec_size(const struct rec_buf *r)
+{
+	return lbrsnap_event_size(r->ev.nr_branches, r->ev.nr_stack);
+}
+
+/* the stack follows the branches directly: move it into place for nr_branches < 8 */
+static const void *rec_bytes(struct rec_buf *r)
+{
+	memmove((char *)r->br + r->ev.nr_branches * sizeof(r->br[0]), r->stack,
+		r->ev.nr_stack * 8);
+	return r;
+}
+
+static void rec_init(struct rec_buf *r, __u64 time_ns, __u32 ap, __u32 cpu, __u32 pid,
+		     const char *comm)
+{
+	size_t n = strlen(comm);
+
+	memset(r, 0, sizeof(*r));
+	r->ev.time_ns = time_ns;
+	r->ev.ap = ap;
+	r->ev.cpu = cpu;
+	r->ev.pid = pid;
+	r->ev.tid = pid + 1;
+	memcpy(r->ev.comm, comm, n < LBRSNAP_COMM_LEN ? n : LBRSNAP_COMM_LEN);
+}
+
+static int write_capture(const char *path)
+{
+	struct lbr_attach_point fexit = {
+		.id = 0, .kind = LBRSNAP_KIND_FEXIT, .flags = LBRFILE_AP_HAS_RET,
+		.spec = "fexit:do_sys_openat2", .target = "do_sys_openat2",
+	};
+	struct lbr_attach_point rawtp = {
+		.id = 1, .kind = LBRSNAP_KIND_RAW_TP,
+		.spec = "raw_tp:sched_switch", .target = "sched_switch",
+	};
+	struct lbrfile_writer *w;
+	struct rec_buf r;
+	int err;
+
+	err = lbrfile_writer__create(path, &w);
+	if (err)
+		return err;
+	lbrfile_writer__meta(w, "release", "0.0.0-lbrsnap-test");
+	lbrfile_writer__meta(w, "lbr", "no PMU: perf_event_open(cycles) failed with ENOENT");
+	lbrfile_writer__attach(w, &fexit);
+	lbrfile_writer__attach(w, &rawtp);
+
+	/* written out of time order: the report sorts */
+	rec_init(&r, 3000005000ull, 1, 0, 7, "kworker/0:1");
+	r.ev.lbr_ret = -ENOENT;
+	r.ev.nr_stack = 6;
+	r.stack[0] = sym_addr("bpf_prog_1122334455667788_lbrsnap_raw_tp") + 0x60;
+	r.stack[1] = sym_addr("bpf_trace_run4") + 0x95;
+	r.stack[2] = sym_addr("__bpf_trace_sched_switch") + 0x15;
+	r.stack[3] = sym_addr("__traceiter_sched_switch") + 0x43;
+	r.stack[4] = sym_addr("__schedule") + 0x3a6;
+	r.stack[5] = sym_addr("schedule") + 0x25;
+	lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+
+	rec_init(&r, 1000002999ull, 0, 1, 1234, evil_comm);
+	r.ev.ret = -2;
+	r.ev.lbr_ret = 5 * LBRSNAP_BRANCH_SIZE;
+	r.ev.flags = LBRSNAP_EV_HAS_RET;
+	r.ev.seq = 41;
+	r.ev.nr_branches = 5;
+	r.br[4] = (struct lbrsnap_branch){ sym_addr("do_sys_openat2") + 0x10,
+					   sym_addr("do_filp_open") };
+	r.br[3] = (struct lbrsnap_branch){ sym_addr("do_filp_open") + 0x80,
+					   sym_addr("do_sys_openat2") + 0x15, BR_TYPE_RET };
+	r.br[2] = (struct lbrsnap_branch){ sym_addr("do_sys_openat2") + 0x60,
+					   sym_addr("bpf_trampoline_6442508829") + 0x7f,
+					   BR_TYPE_RET | BR_MISPRED | BR_CYCLES(5) };
+	r.br[1] = (struct lbrsnap_branch){ sym_addr("bpf_trampoline_6442508829") + 0xad,
+					   sym_addr("bpf_prog_6deef7357e7b4530_lbrsnap_fexit") };
+	r.br[0] = (struct lbrsnap_branch){ sym_addr("bpf_prog_6deef7357e7b4530_lbrsnap_fexit") +
+					   0x101, sym_addr("intel_pmu_snapshot_branch_stack") };
+	lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+
+	rec_init(&r, 2000000000ull, 0, 1, 1234, "cat");
+	r.ev.ret = 3;
+	r.ev.flags = LBRSNAP_EV_HAS_RET | LBRSNAP_EV_CLOBBERED;
+	lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+
+	lbrfile_writer__loss(w, 0, LBRSNAP_LOSS_RINGBUF, 5);
+	lbrfile_writer__loss(w, 0, LBRSNAP_LOSS_CLOBBERED, 1);
+	lbrfile_writer__loss(w, 1, LBRSNAP_LOSS_RECURSION, 2);
+	lbrfile_writer__kallsyms(w, kallsyms_text, kallsyms_len);
+	return lbrfile_writer__close(w);
+}
+
+static int suite_init(void)
+{
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(capture, sizeof(capture), "%s/lbrsnap.data", dir);
+	make_kallsyms();
+	return write_capture(capture) ? -1 : 0;
+}
+
+static int suite_clean(void)
+{
+	char cmd[128];
+
+	free(kallsyms_text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+/* Renders the capture into a string (caller frees). */
+static char *render(bool json, bool keep_all)
+{
+	struct lbrfile *f = NULL;
+	struct ksyms *ks = NULL;
+	struct report r = {};
+	const char *text;
+	char *out = NULL;
+	size_t len = 0, klen;
+
+	CU_ASSERT_EQUAL_FATAL(lbrfile__open(capture, &f), 0);
+	text = lbrfile__kallsyms(f, &klen);
+	CU_ASSERT_EQUAL_FATAL(ksyms__parse(text, klen, &ks), 0);
+	r.out = open_memstream(&out, &len);
+	r.file = f;
+	r.ks = ks;
+	r.json = json;
+	r.keep_all = keep_all;
+	CU_ASSERT_EQUAL(report__run(&r), 0);
+	fclose(r.out);
+	ksyms__free(ks);
+	lbrfile__close(f);
+	return out;
+}
+
+/* position of needle in hay, or -1 */
+static long at(const char *hay, const char *needle)
+{
+	const char *p = strstr(hay, needle);
+
+	return p ? p - hay : -1;
+}
+
+static void test_text(void)
+{
+	char *out = render(false, false);
+
+	/* time order, seconds.microseconds, cpu, escaped comm, pid/tid, spec, ret + errno */
+	CU_ASSERT(at(out, "1.000002 [001] a\"b\\x5cc\\x0a\\xff\\x01z/1234/1235 "
+		      "fexit:do_sys_openat2 ret=-2 (ENOENT)\n") == 0);
+	CU_ASSERT(at(out, "2.000000 [001] cat/1234/1235 fexit:do_sys_openat2 ret=3\n") > 0);
+	CU_ASSERT(at(out, "3.000005 [000] kworker/0:1/7/8 raw_tp:sched_switch\n") > 0);
+	/* oldest first, the traced function's return kept, the tracing path hidden */
+	CU_ASSERT(at(out, "[#04] do_sys_openat2+0x10 -> do_filp_open+0x0\n") > 0);
+	CU_ASSERT(at(out, "[#04]") < at(out, "[#03] do_filp_open+0x80 -> do_sys_openat2+0x15\n"));
+	CU_ASSERT(at(out, "[#03]") < at(out, "[#02] do_sys_openat2+0x60 -> bpf_trampoline_"
+					   "6442508829+0x7f [mispred] [5 cycles]\n"));
+	CU_ASSERT(at(out, "[#01]") < 0);
+	CU_ASSERT(at(out, "[#00]") < 0);
+	CU_ASSERT(at(out, "[2 tracing-path entries trimmed, --keep-all shows them]") > 0);
+	/* the stack-only record: innermost first, tracing frames hidden */
+	CU_ASSERT(at(out, "[4 tracing-path frames trimmed, --keep-all shows them]") > 0);
+	CU_ASSERT(at(out, "__schedule+0x3a6\n") > 0);
+	CU_ASSERT(at(out, "__schedule+0x3a6") < at(out, "schedule+0x25\n"));
+	CU_ASSERT(at(out, "bpf_trace_run4") < 0);
+	CU_ASSERT(at(out, "[clobbered:") > at(out, "2.000000"));
+	/* summary */
+	CU_ASSERT(at(out, "[ lbrsnap: fexit:do_sys_openat2: ring buffer full: 5 records lost ]\n")
+		  > 0);
+	CU_ASSERT(at(out, "[ lbrsnap: fexit:do_sys_openat2: snapshot slot reused: 1 record kept "
+		      "without branches ]\n") > 0);
+	CU_ASSERT(at(out, "[ lbrsnap: raw_tp:sched_switch: program already running: 2 invocations "
+		      "skipped by the kernel ]\n") > 0);
+	CU_ASSERT(at(out, "[ lbrsnap: 3 records ]\n") > 0);
+	CU_ASSERT(at(out, "LBR: not available on this machine (no PMU: perf_event_open(cycles) "
+		      "failed with ENOENT); kernel stacks captured instead\n") > 0);
+	free(out);
+}
+
+static void test_text_keep_all(void)
+{
+	char *out = render(false, true);
+
+	CU_ASSERT(at(out, "~[#01] bpf_trampoline_6442508829+0xad -> "
+		      "bpf_prog_6deef7357e7b4530_lbrsnap_fexit+0x0\n") > 0);
+	CU_ASSERT(at(out, "~[#00] bpf_prog_6deef7357e7b4530_lbrsnap_fexit+0x101 -> "
+		      "intel_pmu_snapshot_branch_stack+0x0\n") > 0);
+	CU_ASSERT(at(out, "[#02]") < at(out, "[#01]"));
+	CU_ASSERT(at(out, "[the 2 newest entries, marked ~, are the tracing path]") > 0);
+	CU_ASSERT(at(out, "~bpf_trace_run4+0x95\n") > 0);
+	CU_ASSERT(at(out, "trimmed, --keep-all") < 0);
+	free(out);
+}
+
+static json_object *field(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	CU_ASSERT(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static void assert_str(json_object *o, const char *key, const char *want)
+{
+	json_object *v = field(o, key);
+
+	if (!want) {
+		CU_ASSERT_PTR_NULL(v);
+		return;
+	}
+	CU_ASSERT_FATAL(json_object_is_type(v, json_type_string));
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(v), want);
+}
+
+static void assert_int(json_object *o, const char *key, long long want)
+{
+	json_object *v = field(o, key);
+
+	CU_ASSERT_FATAL(json_object_is_type(v, json_type_int));
+	CU_ASSERT_EQUAL(json_object_get_int64(v), want);
+}
+
+static void assert_bool(json_object *o, const char *key, bool want)
+{
+	json_object *v = field(o, key);
+
+	CU_ASSERT_FATAL(json_object_is_type(v, json_type_boolean));
+	CU_ASSERT_EQUAL(json_object_get_boolean(v), want);
+}
+
+static void check_branch(json_object *b, const char *from_sym, const char *to_sym, bool trimmed)
+{
+	assert_str(b, "from_sym", from_sym);
+	assert_str(b, "to_sym", to_sym);
+	assert_str(b, "from_src", NULL);
+	assert_bool(b, "trimmed", trimmed);
+}
+
+static void check_fexit_json(json_object *o)
+{
+	json_object *br, *b;
+	char hex[32];
+
+	assert_int(o, "time_ns", 1000002999);
+	assert_int(o, "cpu", 1);
+	assert_int(o, "pid", 1234);
+	assert_int(o, "tid", 1235);
+	/* every byte back, \xff as U+00FF */
+	assert_str(o, "comm", "a\"b\\c\n\xc3\xbf\x01z");
+	assert_int(o, "ap", 0);
+	assert_str(o, "spec", "fexit:do_sys_openat2");
+	assert_int(o, "ret", -2);
+	assert_str(o, "errno", "ENOENT");
+	assert_int(o, "flags", LBRSNAP_EV_HAS_RET);
+	assert_int(o, "lbr_ret", 5 * LBRSNAP_BRANCH_SIZE);
+	assert_int(o, "seq", 41);
+	assert_int(o, "trimmed", 2);
+	br = field(o, "branches");
+	CU_ASSERT_FATAL(json_object_is_type(br, json_type_array));
+	CU_ASSERT_EQUAL_FATAL(json_object_array_length(br), 5);
+	/* entries[0] the newest, as captured */
+	check_branch(json_object_array_get_idx(br, 0),
+		     "bpf_prog_6deef7357e7b4530_lbrsnap_fexit+0x101",
+		     "intel_pmu_snapshot_branch_stack+0x0", true);
+	check_branch(json_object_array_get_idx(br, 1), "bpf_trampoline_6442508829+0xad",
+		     "bpf_prog_6deef7357e7b4530_lbrsnap_fexit+0x0", true);
+	b = json_object_array_get_idx(br, 2);
+	check_branch(b, "do_sys_openat2+0x60", "bpf_trampoline_6442508829+0x7f", false);
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)sym_addr("do_sys_openat2") + 0x60);
+	assert_str(b, "from", hex);
+	snprintf(hex, sizeof(hex), "0x%llx",
+		 (unsigned long long)sym_addr("bpf_trampoline_6442508829") + 0x7f);
+	assert_str(b, "to", hex);
+	assert_int(b, "flags", BR_TYPE_RET | BR_MISPRED | BR_CYCLES(5));
+	assert_bool(b, "mispred", true);
+	assert_bool(b, "predicted", false);
+	assert_int(b, "cycles", 5);
+	assert_str(b, "type", "ret");
+	check_branch(json_object_array_get_idx(br, 4), "do_sys_openat2+0x10", "do_filp_open+0x0",
+		     false);
+	CU_ASSERT_EQUAL(json_object_array_length(field(o, "stack")), 0);
+}
+
+static void check_stack_json(json_object *o)
+{
+	json_object *st, *e;
+
+	assert_str(o, "comm", "kworker/0:1");
+	assert_str(o, "spec", "raw_tp:sched_switch");
+	CU_ASSERT(json_object_is_type(field(o, "ret"), json_type_null));
+	assert_int(o, "lbr_ret", -ENOENT);
+	CU_ASSERT_EQUAL(json_object_array_length(field(o, "branches")), 0);
+	st = field(o, "stack");
+	CU_ASSERT_EQUAL_FATAL(json_object_array_length(st), 6);
+	e = json_object_array_get_idx(st, 4);
+	assert_str(e, "sym", "__schedule+0x3a6");
+	assert_bool(e, "trimmed", false);
+	assert_bool(json_object_array_get_idx(st, 3), "trimmed", true);
+	assert_str(json_object_array_get_idx(st, 1), "sym", "bpf_trace_run4+0x95");
+}
+
+static void check_summary_json(json_object *o)
+{
+	json_object *losses = field(o, "losses"), *l;
+
+	CU_ASSERT_EQUAL_FATAL(json_object_array_length(losses), 2);
+	l = json_object_array_get_idx(losses, 0);
+	assert_str(l, "spec", "fexit:do_sys_openat2");
+	assert_int(l, "ringbuf", 5);
+	assert_int(l, "clobbered", 1);
+	assert_int(l, "recursion", 0);
+	l = json_object_array_get_idx(losses, 1);
+	assert_int(l, "ap", 1);
+	assert_int(l, "recursion", 2);
+	assert_int(o, "records", 3);
+	assert_str(o, "lbr", "no PMU: perf_event_open(cycles) failed with ENOENT");
+}
+
+static void test_json(void)
+{
+	char *out = render(true, false), *line, *save = NULL;
+	json_object *objs[8];
+	int n = 0, i;
+
+	for (line = strtok_r(out, "\n", &save); line && n < 8; line = strtok_r(NULL, "\n", &save)) {
+		json_tokener *tok = json_tokener_new();
+
+		/* one complete object per line, nothing after it */
+		objs[n] = json_tokener_parse_ex(tok, line, strlen(line));
+		CU_ASSERT_EQUAL(json_tokener_get_error(tok), json_tokener_success);
+		CU_ASSERT_EQUAL((size_t)json_tokener_get_parse_end(tok), strlen(line));
+		json_tokener_free(tok);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(objs[n]);
+		n++;
+	}
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	check_fexit_json(objs[0]);
+	assert_bool(objs[1], "clobbered", true);
+	assert_int(objs[1], "ret", 3);
+	CU_ASSERT(json_object_is_type(field(objs[1], "errno"), json_type_null));
+	check_stack_json(objs[2]);
+	check_summary_json(objs[3]);
+	for (i = 0; i < n; i++)
+		json_object_put(objs[i]);
+	free(out);
+}
+
+static void test_json_escaping(void)
+{
+	static const char raw[] = "q\"\\/\b\f\r\t\x7f\x80\n";
+	char *out = NULL;
+	size_t len = 0;
+	json_object *o;
+	FILE *m;
+
+	m = open_memstream(&out, &len);
+	report__json_str(m, raw, sizeof(raw) - 1);
+	fclose(m);
+	CU_ASSERT_STRING_EQUAL(out, "\"q\\\"\\\\/\\u0008\\u000c\\u000d\\t\\u007f\\u0080\\n\"");
+	o = json_tokener_parse(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(o), "q\"\\/\b\f\r\t\x7f\xc2\x80\n");
+	json_object_put(o);
+	free(out);
+}
+
+static void test_errno_names(void)
+{
+	CU_ASSERT_STRING_EQUAL(report__errno_name(ENOENT), "ENOENT");
+	CU_ASSERT_STRING_EQUAL(report__errno_name(EOPNOTSUPP), "EOPNOTSUPP");
+	CU_ASSERT_STRING_EQUAL(report__errno_name(512), "ERESTARTSYS");
+	CU_ASSERT_STRING_EQUAL(report__errno_name(524), "ENOTSUPP");
+	CU_ASSERT_PTR_NULL(report__errno_name(520));
+	CU_ASSERT_PTR_NULL(report__errno_name(0));
+	CU_ASSERT_PTR_NULL(report__errno_name(4000));
+}
+
+/* the whole file as a string, "" when missing */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f || getdelim(&buf, &len, 0, f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* Runs cmd_report in a child with stdout and stderr in files; returns the exit status. */
+static int run_report(const char *const *args, int nr, char **out, char **err)
+{
+	char out_path[96], err_path[96], *argv[8];
+	int status, i;
+	pid_t pid;
+
+	snprintf(out_path, sizeof(out_path), "%s/stdout", dir);
+	snprintf(err_path, sizeof(err_path), "%s/stderr", dir);
+	argv[0] = "report";
+	for (i = 0; i < nr; i++)
+		argv[i + 1] = (char *)args[i];
+	argv[nr + 1] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		if (!freopen(out_path, "w", stdout) || !freopen(err_path, "w", stderr))
+			_exit(99);
+		status = cmd_report(nr + 1, argv);
+		fflush(NULL);
+		_exit(status);
+	}
+	waitpid(pid, &status, 0);
+	*out = slurp(out_path);
+	*err = slurp(err_path);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_command(void)
+{
+	char missing[96], corrupt[96], *out, *err;
+	const char *args[4];
+	FILE *f;
+
+	args[0] = "-i";
+	args[1] = capture;
+	args[2] = "--json";
+	CU_ASSERT_EQUAL(run_report(args, 3, &out, &err), 0);
+	CU_ASSERT(at(out, "{\"time_ns\":1000002999,") == 0);
+	CU_ASSERT(at(out, "{\"losses\":[") > 0);
+	/* said once, on stderr: the capture's kernel has no debug info here */
+	CU_ASSERT(at(err, "no kernel debug info for 0.0.0-lbrsnap-test") >= 0);
+	free(out);
+	free(err);
+
+	snprintf(missing, sizeof(missing), "%s/no-such.data", dir);
+	args[1] = missing;
+	CU_ASSERT_EQUAL(run_report(args, 2, &out, &err), 1);
+	CU_ASSERT(at(err, missing) >= 0);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	free(out);
+	free(err);
+
+	snprintf(corrupt, sizeof(corrupt), "%s/corrupt.data", dir);
+	f = fopen(corrupt, "w");
+	fputs("LBRSNAP1 but not really a capture file", f);
+	fclose(f);
+	args[1] = corrupt;
+	CU_ASSERT_EQUAL(run_report(args, 2, &out, &err), 1);
+	CU_ASSERT(at(err, corrupt) >= 0);
+	free(out);
+	free(err);
+
+	args[1] = capture;
+	args[2] = "--vmlinux";
+	args[3] = missing;
+	CU_ASSERT_EQUAL(run_report(args, 4, &out, &err), 1);
+	CU_ASSERT(at(err, missing) >= 0);
+	free(out);
+	free(err);
+
+	args[0] = "--bogus";
+	CU_ASSERT_EQUAL(run_report(args, 1, &out, &err), 129);
+	CU_ASSERT(at(err, "usage: lbrsnap report") >= 0);
+	free(out);
+	free(err);
+}
+
+static CU_TestInfo report_tests[] = {
+	{ "text", test_text },
+	{ "text_keep_all", test_text_keep_all },
+	{ "json", test_json },
+	{ "json_escaping", test_json_escaping },
+	{ "errno_names", test_errno_names },
+	{ "command", test_command },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo unit_suites[] = {
+	{ "report", suite_init, suite_clean, NULL, NULL, report_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * trim: the listings are the real LBR snapshots from retsnoop quoted in bpf-next
+ * "Inline two LBR-related helpers" (Andrii Nakryiko, March 2024), fentry and kprobe-multi,
+ * before and after the inlining, PERF_SAMPLE_BRANCH_ANY and ANY_RETURN; a hand-made
+ * kallsyms holds their symbols.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "unit.h"
+#include "trim.h"
+
+/* vmlinux symbols, then BPF ones ("[bpf]" in kallsyms) */
+static const char *const vmlinux_syms[] = {
+	"__sys_bpf", "__x64_sys_bpf", "__bpf_prog_enter_recur", "migrate_disable",
+	"bpf_get_smp_processor_id", "bpf_get_branch_snapshot", "intel_pmu_snapshot_branch_stack",
+	"arch_rethook_trampoline", "arch_rethook_trampoline_callback",
+	"rethook_trampoline_handler", "fprobe_exit_handler", "rcu_is_watching",
+	"kprobe_multi_link_exit_handler", "kprobe_multi_link_prog_run", "__schedule",
+	"__SCT__tp_func_sched_switch", "__traceiter_sched_switch", "__x86_indirect_thunk_rax",
+	"__bpf_trace_sched_switch", "bpf_trace_run4", "__rcu_read_lock", "__x86_return_thunk",
+	"do_sys_openat2", "schedule",
+};
+static const char *const bpf_syms[] = {
+	"bpf_trampoline_6442508684", "bpf_trampoline_6442508829",
+	"bpf_prog_dc54a596b39d4177_fexit1", "bpf_prog_2b455b4f8a8d48c5_kexit",
+	"bpf_prog_6deef7357e7b4530_rawtp",
+};
+
+static struct ksyms *ks;
+
+static int suite_init(void)
+{
+	size_t i, n = 0, cap = 8192;
+	char *text = malloc(cap);
+	int err;
+
+	if (!text)
+		return -1;
+	for (i = 0; i < sizeof(vmlinux_syms) / sizeof(vmlinux_syms[0]); i++)
+		n += snprintf(text + n, cap - n, "%016llx T %s\n", 0xffffffff81000000ull +
+			      i * 0x10000, vmlinux_syms[i]);
+	for (i = 0; i < sizeof(bpf_syms) / sizeof(bpf_syms[0]); i++)
+		n += snprintf(text + n, cap - n, "%016llx t %s\t[bpf]\n", 0xffffffffc0000000ull +
+			      i * 0x1000, bpf_syms[i]);
+	err = ksyms__parse(text, n, &ks);
+	free(text);
+	return err ? -1 : 0;
+}
+
+static int suite_clean(void)
+{
+	ksyms__free(ks);
+	return 0;
+}
+
+static __u64 resolve(const char *s)
+{
+	char name[128];
+	unsigned long long off;
+	const struct ksym *k;
+
+	if (sscanf(s, "%127[^+]+%llx", name, &off) != 2)
+		return 0;
+	k = ksyms__by_name(ks, name);
+	return k ? k->addr + off : 0;
+}
+
+/*
+ * Turns a listing ("[#NN] from+0xoff -> to+0xoff" lines, newest first as printed by
+ * retsnoop from the highest number down) into branch entries, entries[0] the newest.
+ */
+static unsigned int parse_listing(const char *listing, struct lbrsnap_branch *br)
+{
+	char from[128], to[128];
+	unsigned int idx, nr = 0;
+	const char *p;
+
+	for (p = listing; (p = strstr(p, "[#")); p++) {
+		if (sscanf(p, "[#%u] %127s -> %127s", &idx, from, to) != 3)
+			continue;
+		CU_ASSERT_FATAL(idx < LBRSNAP_MAX_BRANCHES);
+		br[idx].from = resolve(from);
+		br[idx].to = resolve(to);
+		br[idx].flags = 0;
+		CU_ASSERT(br[idx].from && br[idx].to);
+		nr++;
+	}
+	return nr;
+}
+
+static unsigned int trim_listing(const char *listing, const char *target)
+{
+	struct lbrsnap_branch br[LBRSNAP_MAX_BRANCHES];
+	unsigned int nr = parse_listing(listing, br);
+
+	return trim__branches(ks, br, nr, target);
+}
+
+static void test_fentry_any(void)
+{
+	static const char before[] =
+	"[#10] __sys_bpf+0x270 -> __x64_sys_bpf+0x18\n"
+	"[#09] __x64_sys_bpf+0x1a -> bpf_trampoline_6442508684+0x7f\n"
+	"[#08] bpf_trampoline_6442508684+0x9c -> __bpf_prog_enter_recur+0x0\n"
+	"[#07] __bpf_prog_enter_recur+0x9 -> migrate_disable+0x0\n"
+	"[#06] migrate_disable+0x37 -> __bpf_prog_enter_recur+0xe\n"
+	"[#05] __bpf_prog_enter_recur+0x43 -> bpf_trampoline_6442508684+0xa1\n"
+	"[#04] bpf_trampoline_6442508684+0xad -> bpf_prog_dc54a596b39d4177_fexit1+0x0\n"
+	"[#03] bpf_prog_dc54a596b39d4177_fexit1+0x32 -> bpf_get_smp_processor_id+0x0\n"
+	"[#02] bpf_get_smp_processor_id+0xe -> bpf_prog_dc54a596b39d4177_fexit1+0x37\n"
+	"[#01] bpf_prog_dc54a596b39d4177_fexit1+0xe0 -> bpf_get_branch_snapshot+0x0\n"
+	"[#00] bpf_get_branch_snapshot+0x13 -> intel_pmu_snapshot_branch_stack+0x0\n";
+	static const char after[] =
+	"[#07] __sys_bpf+0xdfc -> __x64_sys_bpf+0x18\n"
+	"[#06] __x64_sys_bpf+0x1a -> bpf_trampoline_6442508829+0x7f\n"
+	"[#05] bpf_trampoline_6442508829+0x9c -> __bpf_prog_enter_recur+0x0\n"
+	"[#04] __bpf_prog_enter_recur+0x9 -> migrate_disable+0x0\n"
+	"[#03] migrate_disable+0x37 -> __bpf_prog_enter_recur+0xe\n"
+	"[#02] __bpf_prog_enter_recur+0x43 -> bpf_trampoline_6442508829+0xa1\n"
+	"[#01] bpf_trampoline_6442508829+0xad -> bpf_prog_dc54a596b39d4177_fexit1+0x0\n"
+	"[#00] bpf_prog_dc54a596b39d4177_fexit1+0x101 -> intel_pmu_snapshot_branch_stack+0x0\n";
+
+	/* everything newer than the traced function's own return into the trampoline */
+	CU_ASSERT_EQUAL(trim_listing(before, "__x64_sys_bpf"), 9);
+	CU_ASSERT_EQUAL(trim_listing(after, "__x64_sys_bpf"), 6);
+	CU_ASSERT_EQUAL(trim_listing(after, NULL), 6);
+}
+
+static void test_kprobe_multi_any(void)
+{
+	static const char before[] =
+	"[#14] __sys_bpf+0x270 -> arch_rethook_trampoline+0x0\n"
+	"[#13] arch_rethook_trampoline+0x27 -> arch_rethook_trampoline_callback+0x0\n"
+	"[#12] arch_rethook_trampoline_callback+0x31 -> rethook_trampoline_handler+0x0\n"
+	"[#11] rethook_trampoline_handler+0x6f -> fprobe_exit_handler+0x0\n"
+	"[#10] fprobe_exit_handler+0x3d -> rcu_is_watching+0x0\n"
+	"[#09] rcu_is_watching+0x17 -> fprobe_exit_handler+0x42\n"
+	"[#08] fprobe_exit_handler+0xb4 -> kprobe_multi_link_exit_handler+0x0\n"
+	"[#07] kprobe_multi_link_exit_handler+0x4 -> kprobe_multi_link_prog_run+0x0\n"
+	"[#06] kprobe_multi_link_prog_run+0x2d -> migrate_disable+0x0\n"
+	"[#05] migrate_disable+0x37 -> kprobe_multi_link_prog_run+0x32\n"
+	"[#04] kprobe_multi_link_prog_run+0x58 -> bpf_prog_2b455b4f8a8d48c5_kexit+0x0\n"
+	"[#03] bpf_prog_2b455b4f8a8d48c5_kexit+0x32 -> bpf_get_smp_processor_id+0x0\n"
+	"[#02] bpf_get_smp_processor_id+0xe -> bpf_prog_2b455b4f8a8d48c5_kexit+0x37\n"
+	"[#01] bpf_prog_2b455b4f8a8d48c5_kexit+0x82 -> bpf_get_branch_snapshot+0x0\n"
+	"[#00] bpf_get_branch_snapshot+0x13 -> intel_pmu_snapshot_branch_stack+0x0\n";
+	static const char after[] =
+	"[#10] __sys_bpf+0xdfc -> arch_rethook_trampoline+0x0\n"
+	"[#09] arch_rethook_trampoline+0x27 -> arch_rethook_trampoline_callback+0x0\n"
+	"[#08] arch_rethook_trampoline_callback+0x31 -> rethook_trampoline_handler+0x0\n"
+	"[#07] rethook_trampoline_handler+0x6f -> fprobe_exit_handler+0x0\n"
+	"[#06] fprobe_exit_handler+0x3d -> rcu_is_watching+0x0\n"
+	"[#05] rcu_is_watching+0x17 -> fprobe_exit_handler+0x42\n"
+	"[#04] fprobe_exit_handler+0xb4 -> kprobe_multi_link_exit_handler+0x0\n"
+	"[#03] kprobe_multi_link_exit_handler+0x31 -> migrate_disable+0x0\n"
+	"[#02] migrate_disable+0x37 -> kprobe_multi_link_exit_handler+0x36\n"
+	"[#01] kprobe_multi_link_exit_handler+0x5c -> bpf_prog_2b455b4f8a8d48c5_kexit+0x0\n"
+	"[#00] bpf_prog_2b455b4f8a8d48c5_kexit+0xa3 -> intel_pmu_snapshot_branch_stack+0x0\n";
+
+	CU_ASSERT_EQUAL(trim_listing(before, "__sys_bpf"), 14);
+	CU_ASSERT_EQUAL(trim_listing(after, "__sys_bpf"), 10);
+}
+
+/* PERF_SAMPLE_BRANCH_ANY_RETURN: only returns are recorded */
+static void test_any_return(void)
+{
+	static const char fentry_before[] =
+	"[#04] __sys_bpf+0x270 -> __x64_sys_bpf+0x18\n"
+	"[#03] __x64_sys_bpf+0x1a -> bpf_trampoline_6442508684+0x7f\n"
+	"[#02] migrate_disable+0x37 -> __bpf_prog_enter_recur+0xe\n"
+	"[#01] __bpf_prog_enter_recur+0x43 -> bpf_trampoline_6442508684+0xa1\n"
+	"[#00] bpf_get_smp_processor_id+0xe -> bpf_prog_dc54a596b39d4177_fexit1+0x37\n";
+	static const char fentry_after[] =
+	"[#03] __sys_bpf+0xdfc -> __x64_sys_bpf+0x18\n"
+	"[#02] __x64_sys_bpf+0x1a -> bpf_trampoline_6442508829+0x7f\n"
+	"[#01] migrate_disable+0x37 -> __bpf_prog_enter_recur+0xe\n"
+	"[#00] __bpf_prog_enter_recur+0x43 -> bpf_trampoline_6442508829+0xa1\n";
+	static const char multi_before[] =
+	"[#03] __sys_bpf+0x270 -> arch_rethook_trampoline+0x0\n"
+	"[#02] rcu_is_watching+0x17 -> fprobe_exit_handler+0x42\n"
+	"[#01] migrate_disable+0x37 -> kprobe_multi_link_prog_run+0x32\n"
+	"[#00] bpf_get_smp_processor_id+0xe -> bpf_prog_2b455b4f8a8d48c5_kexit+0x37\n";
+	static const char multi_after[] =
+	"[#02] __sys_bpf+0xdfc -> arch_rethook_trampoline+0x0\n"
+	"[#01] rcu_is_watching+0x17 -> fprobe_exit_handler+0x42\n"
+	"[#00] migrate_disable+0x37 -> kprobe_multi_link_exit_handler+0x36\n";
+
+	CU_ASSERT_EQUAL(trim_listing(fentry_before, "__x64_sys_bpf"), 3);
+	CU_ASSERT_EQUAL(trim_listing(fentry_after, "__x64_sys_bpf"), 2);
+	CU_ASSERT_EQUAL(trim_listing(multi_before, "__sys_bpf"), 3);
+	CU_ASSERT_EQUAL(trim_listing(multi_after, "__sys_bpf"), 2);
+}
+
+/* raw_tp: the tracepoint call site is the traced code's; the path behind it is not */
+static void test_raw_tracepoint(void)
+{
+	static const char listing[] =
+	"[#11] schedule+0x20 -> __schedule+0x0\n"
+	"[#10] __schedule+0x3a1 -> __SCT__tp_func_sched_switch+0x0\n"
+	"[#09] __SCT__tp_func_sched_switch+0x0 -> __traceiter_sched_switch+0x0\n"
+	"[#08] __traceiter_sched_switch+0x3e -> __x86_indirect_thunk_rax+0x0\n"
+	"[#07] __x86_indirect_thunk_rax+0x0 -> __bpf_trace_sched_switch+0x0\n"
+	"[#06] __bpf_trace_sched_switch+0x10 -> bpf_trace_run4+0x0\n"
+	"[#05] bpf_trace_run4+0x4a -> __rcu_read_lock+0x0\n"
+	"[#04] __rcu_read_lock+0x1e -> __x86_return_thunk+0x0\n"
+	"[#03] __x86_return_thunk+0x0 -> bpf_trace_run4+0x4f\n"
+	"[#02] bpf_trace_run4+0x90 -> __x86_indirect_thunk_rax+0x0\n"
+	"[#01] __x86_indirect_thunk_rax+0x0 -> bpf_prog_6deef7357e7b4530_rawtp+0x0\n"
+	"[#00] bpf_prog_6deef7357e7b4530_rawtp+0x40 -> intel_pmu_snapshot_branch_stack+0x0\n";
+
+	CU_ASSERT_EQUAL(trim_listing(listing, "sched_switch"), 10);
+}
+
+/* fexit on a function that is itself on the tracing path: its return is the event */
+static void test_target_never_trimmed(void)
+{
+	static const char listing[] =
+	"[#03] do_sys_openat2+0x10 -> migrate_disable+0x0\n"
+	"[#02] migrate_disable+0x37 -> bpf_trampoline_6442508829+0x7f\n"
+	"[#01] bpf_trampoline_6442508829+0xad -> bpf_prog_dc54a596b39d4177_fexit1+0x0\n"
+	"[#00] bpf_prog_dc54a596b39d4177_fexit1+0x101 -> intel_pmu_snapshot_branch_stack+0x0\n";
+
+	CU_ASSERT_EQUAL(trim_listing(listing, "migrate_disable"), 2);
+	CU_ASSERT_EQUAL(trim_listing(listing, NULL), 3);
+}
+
+static void test_edges(void)
+{
+	struct lbrsnap_branch br[2] = {
+		{ .from = 0x1000, .to = resolve("schedule+0x0") },	/* below every symbol */
+		{ .from = resolve("migrate_disable+0x1"), .to = resolve("schedule+0x0") },
+	};
+
+	CU_ASSERT_EQUAL(trim__branches(ks, br, 2, NULL), 0);
+	CU_ASSERT_EQUAL(trim__branches(ks, br + 1, 1, NULL), 1);
+	CU_ASSERT_EQUAL(trim__branches(ks, br, 0, NULL), 0);
+}
+
+static void test_names(void)
+{
+	CU_ASSERT(trim__is_tracing_func("__pfx_migrate_disable", NULL));
+	CU_ASSERT(trim__is_tracing_func("intel_pmu_snapshot_arch_branch_stack", NULL));
+	CU_ASSERT(trim__is_tracing_func("amd_pmu_v2_snapshot_branch_stack", NULL));
+	CU_ASSERT(trim__is_tracing_func("__bpf_prog_exit_recur", NULL));
+	CU_ASSERT(trim__is_tracing_func("bpf_trace_run12", NULL));
+	CU_ASSERT(trim__is_tracing_func("any_name", "bpf"));
+	CU_ASSERT(trim__is_tracing_func("ftrace_trampoline", "__builtin__ftrace"));
+	CU_ASSERT_FALSE(trim__is_tracing_func("schedule", NULL));
+	CU_ASSERT_FALSE(trim__is_tracing_func("do_sys_openat2", NULL));
+	CU_ASSERT_FALSE(trim__is_tracing_func("ext4_lookup", "ext4"));
+	CU_ASSERT_FALSE(trim__is_tracing_func("migrate_disable_switch", NULL));
+}
+
+/* bpf_get_stack() from a raw_tp program: the tracepoint glue is innermost */
+static void test_stack(void)
+{
+	__u64 stack[] = {
+		resolve("bpf_prog_6deef7357e7b4530_rawtp+0x60"),
+		resolve("bpf_trace_run4+0x95"),
+		resolve("__bpf_trace_sched_switch+0x15"),
+		resolve("__traceiter_sched_switch+0x43"),
+		resolve("__schedule+0x3a6"),
+		resolve("schedule+0x25"),
+	};
+
+	CU_ASSERT_EQUAL(trim__stack(ks, stack, 6, "sched_switch"), 4);
+	CU_ASSERT_EQUAL(trim__stack(ks, stack + 4, 2, "sched_switch"), 0);
+}
+
+static CU_TestInfo trim_tests[] = {
+	{ "fentry_any", test_fentry_any },
+	{ "kprobe_multi_any", test_kprobe_multi_any },
+	{ "any_return", test_any_return },
+	{ "raw_tracepoint", test_raw_tracepoint },
+	{ "target_never_trimmed", test_target_never_trimmed },
+	{ "edges", test_edges },
+	{ "names", test_names },
+	{ "stack", test_stack },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo unit_suites[] = {
+	{ "trim", suite_init, suite_clean, NULL, NULL, trim_tests },
+	CU_SUITE_INFO_NULL,
+};

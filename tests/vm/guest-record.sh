@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Runs inside the guest (tests/vm/t-record-fexit boots it): fexit captures, which the host
+# cannot load. Prints ok/not ok lines, prefixed with the guest's kernel release.
+. "$(dirname "$0")/../lib/test.sh"
+test_tmpdir
+cd "$TEST_TMP" || exit 1
+k=$(uname -r | cut -d. -f1,2)
+
+summary() { lbrsnap report --json -i "$1" 2>/dev/null | "$LBRSNAP_TOP/tests/lib/records.py"; }
+val() { sed -n "s/^$2=//p" <<<"$1"; }
+
+# fexit on a function failing on demand: exactly the K missing-path opens, each -ENOENT
+lbrsnap record -e fexit:do_sys_openat2 --comm lbrt-vm --errors -o a.data -- \
+	syscall-load --comm lbrt-vm --open-missing 17 --fail 5 > a.out 2> a.err
+pid=$(sed -n 's/^pid=//p' a.out)
+s=$(summary a.data)
+check_eq "$k: fexit: 17 records" 17 "$(val "$s" count)"
+check_eq "$k: fexit: return values are -ENOENT" -2 "$(val "$s" rets)"
+check_eq "$k: fexit: from the workload" "$pid" "$(val "$s" pids)"
+check_eq "$k: fexit: spec" fexit:do_sys_openat2 "$(val "$s" specs)"
+check "$k: fexit: kernel stacks" test "$(val "$s" min_stack)" -ge 2
+
+# --ret picks one value; a fexit and a raw_tp at once keep their own records
+lbrsnap record -e fexit:do_sys_openat2 -e raw_tp:sys_exit --comm lbrt-vm2 --ret -9 \
+	-o b.data -- syscall-load --comm lbrt-vm2 --open-missing 4 --fail 6 > /dev/null 2>&1
+s=$(summary b.data)
+check_eq "$k: --ret -9: only the close(-1) exits" 6 "$(val "$s" count)"
+check_eq "$k: --ret -9: seen at sys_exit only" raw_tp:sys_exit "$(val "$s" specs)"
+
+# A glob attaching at least 50 functions
+lbrsnap record -v -e 'fexit:tcp_*' -d 1 -o c.data > /dev/null 2> c.err
+n=$(grep -c "^lbrsnap record: attached fexit:tcp_" c.err)
+check "$k: glob fexit:tcp_* attaches >= 50 functions ($n)" test "$n" -ge 50
+check "$k: glob capture completes" test -s c.data
+
+# The kernel's xlated copy of a fexit program takes the snapshot first
+lbrsnap record -e fexit:do_sys_openat2 -o x.data 2>/dev/null &
+rec=$!
+for _ in $(seq 200); do [ -e x.data.tmp ] && break; sleep 0.1; done
+id=$(bpftool prog list | sed -n 's/^\([0-9]*\): .* name lbrsnap_fexit_0 .*/\1/p' | tail -1)
+v=$(bpftool prog dump xlated id "$id" 2>&1 | awk -f "$LBRSNAP_TOP/tests/lib/snapshot-first.awk")
+case "$v" in
+"lbrsnap_fexit_0 ok "*) ok "$k: xlated fexit program takes the snapshot first" ;;
+*) not_ok "$k: xlated fexit program" "$v" ;;
+esac
+kill -INT "$rec"
+wait "$rec"
+
+# An unknown name fails cleanly: named, suggestions, nothing attached before or after
+before=$(bpftool prog list | grep -c " name lbrsnap_")
+lbrsnap record -e fexit:do_sys_openat2 -e fexit:do_sys_opnat2 -o d.data -- true 2> d.err
+check_eq "$k: unknown function: exit status 1" 1 $?
+check "$k: unknown function: named with the closest names" \
+	grep -q "'do_sys_opnat2'.*did you mean fexit:do_sys_openat2" d.err
+check_eq "$k: unknown function: nothing attached" "$before" \
+	"$(bpftool prog list | grep -c " name lbrsnap_")"
+check "$k: unknown function: no output" test ! -e d.data -a ! -e d.data.tmp
