@@ -39,7 +39,7 @@ endif
 DEPS_PKGS := make gcc pkg-config clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 	libtraceevent-dev libtracefs-dev libtracecmd-dev libdw-dev libcunit1-dev libzstd-dev \
 	trace-cmd linux-perf python3 qemu-system-x86 busybox-static cpio xz-utils zstd kmod \
-	kernelshark libkshark-dev libjson-c-dev xvfb imagemagick asciidoc-base docbook-xsl xsltproc
+	kernelshark libkshark-dev libjson-c-dev qtbase5-dev xvfb imagemagick asciidoc-base docbook-xsl docbook-xml xsltproc
 
 # The kernel whose BTF becomes vmlinux.h: the oldest supported guest kernel, so that a field
 # 6.1 lacks is a compile error here instead of a CO-RE load failure on a user's machine.
@@ -84,7 +84,7 @@ $(OUT)/.dir:
 	$(Q)mkdir -p $(OUT) && touch $@
 
 # vmlinux.h from the guest kernel's own image (fetched and cached by the guest runner).
-$(OUT)/vmlinux.h: | $(OUT)/.dir
+$(OUT)/vmlinux.h: | $(OUT)/.dir deps-ok
 	$(call msg,GEN,$@)
 	$(Q)kdir=$$(./tests/vm/fetch-kernel $(VMLINUX_KERNEL)) && \
 		$(BPFTOOL) btf dump file $$kdir/vmlinux format c > $@.tmp && mv $@.tmp $@
@@ -125,3 +125,9 @@ uninstall:
 clean:
 	$(call msg,CLEAN,$(OUT))
 	$(Q)rm -rf $(OUT) $(CLEAN_FILES)
+
+# The README's main job: a real capture on this machine, its report printed.
+.PHONY: demo
+demo: all
+	$(Q)cd $(OUT) && ./lbrsnap record -o demo.data -- ls /nonexistent; \
+		./lbrsnap report -i demo.data

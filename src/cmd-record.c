@@ -124,15 +124,51 @@ struct workload {
 	int err_fd;		/* the child writes its exec errno here */
 };
 
+/*
+ * The PATH search is done here, not by execvp() in the child: its failed execve() calls
+ * would be the first "failing syscalls" of every traced command.
+ */
+static char *find_program(const char *name)
+{
+	const char *path = getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin";
+	const char *p, *end;
+	char *full;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? NULL : strdup(name);
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (asprintf(&full, "%.*s/%s", (int)(end - p), end == p ? "." : p, name) < 0)
+			return NULL;
+		if (!access(full, X_OK))
+			return full;
+		free(full);
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
 static int workload__prepare(struct workload *wl, char **argv)
 {
 	int go[2], ex[2];
+	char *prog;
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC))
-		return -errno;
+	prog = find_program(argv[0]);
+	if (!prog) {
+		fprintf(stderr, "lbrsnap record: cannot run '%s': %s\n", argv[0], strerror(errno));
+		return -ENOENT;
+	}
+	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
+		fprintf(stderr, "lbrsnap record: pipe: %s\n", strerror(errno));
+		free(prog);
+		return -EMFILE;
+	}
 	wl->pid = fork();
-	if (wl->pid < 0)
-		return -errno;
+	if (wl->pid < 0) {
+		fprintf(stderr, "lbrsnap record: cannot fork: %s\n", strerror(errno));
+		free(prog);
+		return -EAGAIN;
+	}
 	if (wl->pid == 0) {
 		char c;
 		int e;
@@ -142,12 +178,13 @@ static int workload__prepare(struct workload *wl, char **argv)
 		/* EOF instead of a byte: the capture failed, do not run the command */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
-		execvp(argv[0], argv);
+		execv(prog, argv);
 		e = errno;
 		if (write(ex[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);
 	}
+	free(prog);
 	close(go[0]);
 	close(ex[1]);
 	wl->go_fd = go[1];
@@ -332,10 +369,8 @@ int cmd_record(int argc, char **argv)
 	opts.events = events;
 	if (optind < argc) {
 		opts.follow = true;
-		if (workload__prepare(&wl, argv + optind)) {
-			fprintf(stderr, "lbrsnap record: cannot fork: %s\n", strerror(errno));
+		if (workload__prepare(&wl, argv + optind))
 			goto cleanup;
-		}
 	}
 
 	ret = capture__open(&opts, &c, err, sizeof(err));

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Man pages: every Documentation/NAME.txt is an asciidoc page in perf's style, built into
+# build/man/NAME.1 with asciidoc and the DocBook manpage stylesheet (no network access:
+# --nonet, the DTD comes from docbook-xml's catalog).
+
+MAN_TXT := $(wildcard Documentation/*.txt)
+MAN_PAGES := $(patsubst Documentation/%.txt,$(OUT)/man/%.1,$(MAN_TXT))
+DOCBOOK_MAN_XSL := /usr/share/xml/docbook/stylesheet/docbook-xsl/manpages/docbook.xsl
+
+# asciidoc is a Python module; the system interpreter has it whatever PATH says
+$(OUT)/man/%.1: Documentation/%.txt | deps-ok
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)/usr/bin/python3 -m asciidoc -b docbook -d manpage -a lbrsnap_version=$(LBRSNAP_VER) \
+		-o $(OUT)/man/$*.xml $<
+	$(Q)xsltproc --nonet --stringparam man.output.quietly 1 \
+		--stringparam man.authors.section.enabled 0 \
+		--stringparam refentry.meta.get.quietly 1 -o $(OUT)/man/ $(DOCBOOK_MAN_XSL) \
+		$(OUT)/man/$*.xml 2> $(OUT)/man/$*.log || { cat $(OUT)/man/$*.log; exit 1; }
+	$(Q)test -s $@
+
+LBRSNAP_VER := $(shell sed -n 's/^\#define LBRSNAP_VERSION "\(.*\)"/\1/p' src/commands.h)
+
+ALL_TARGETS += $(MAN_PAGES)
+
+.PHONY: install-man
+install-man: $(MAN_PAGES)
+	$(Q)install -d $(DESTDIR)$(MANDIR)/man1
+	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+INSTALL_TARGETS += install-man
+UNINSTALL_FILES += $(patsubst $(OUT)/man/%,$(MANDIR)/man1/%,$(MAN_PAGES))
