@@ -39,7 +39,7 @@ endif
 DEPS_PKGS := make gcc pkg-config clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 	libtraceevent-dev libtracefs-dev libtracecmd-dev libdw-dev libcunit1-dev libzstd-dev \
 	trace-cmd linux-perf python3 qemu-system-x86 busybox-static cpio xz-utils zstd kmod \
-	kernelshark libkshark-dev libjson-c-dev qtbase5-dev xvfb imagemagick asciidoc-base docbook-xsl docbook-xml xsltproc
+	kernelshark libkshark-dev libjson-c-dev qtbase5-dev xvfb xdotool imagemagick asciidoc-base docbook-xsl docbook-xml xsltproc
 
 # The kernel whose BTF becomes vmlinux.h: the oldest supported guest kernel, so that a field
 # 6.1 lacks is a compile error here instead of a CO-RE load failure on a user's machine.

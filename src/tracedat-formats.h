@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The "lbr" event system that lbrsnap adds to trace.dat files: format texts and payloads.
+ *
+ *   lbr:branch_snapshot  one per record: attach point, return value, entries (u64[] of
+ *                        from, to, flags triples, [0] most recent)
+ *   lbr:branch           one per branch entry, printed with %pS so that trace-cmd and
+ *                        KernelShark show symbols without a plugin
+ *   lbr:stack            the kernel call stack of a record, innermost first
+ *
+ * IDs sit above every kernel event ID and below 32768 (KernelShark keeps them in an int16).
+ */
+#ifndef LBRSNAP_TRACEDAT_FORMATS_H
+#define LBRSNAP_TRACEDAT_FORMATS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "lbrfile.h"
+
+#define TRACEDAT_LBR_SYSTEM	"lbr"
+
+enum tracedat_lbr_id {
+	TRACEDAT_ID_SNAPSHOT = 30000,
+	TRACEDAT_ID_BRANCH = 30001,
+	TRACEDAT_ID_STACK = 30002,
+};
+
+#define TRACEDAT_NR_FORMATS	3
+
+/* Format text of the i-th lbr event (0 <= i < TRACEDAT_NR_FORMATS). */
+const char *tracedat_format(int i);
+/* Parses every format with libtraceevent and checks its fields; 0 or -EINVAL. */
+int tracedat_formats__check(void);
+
+/* Receives one encoded event payload (common fields included). */
+typedef int (*tracedat_emit_fn)(void *ctx, __u64 ts, const void *payload, unsigned int len);
+
+/*
+ * Encodes one capture record as lbr events in this order: branch_snapshot, one branch per
+ * entry (most recent first), stack (only when the record has one). hook is the attach
+ * point's spec ("fexit:do_sys_openat2"). Returns the number of events or -errno.
+ */
+int tracedat_lbr__encode(const struct lbr_record *rec, const char *hook, tracedat_emit_fn fn,
+			 void *ctx);
+
+#endif /* LBRSNAP_TRACEDAT_FORMATS_H */

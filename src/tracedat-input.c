@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * trace.dat metadata reader. The file is mapped read-only; a cursor walks either the
+ * mapping (version 6, uncompressed v7 sections) or a decompressed copy of one section.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include "tracedat-input.h"
+
+#define SEC_FL_COMPRESS	1
+
+struct cursor {
+	const unsigned char *p;
+	size_t len;
+	size_t off;
+	bool bad;
+};
+
+struct input {
+	const unsigned char *map;
+	size_t size;
+	const char *path;
+	char compression[32];
+	char *err;
+	size_t errlen;
+	/* v7 section offsets from the options */
+	__u64 sec[TRACEDAT_OPT_CMDLINES + 1];
+	char *top_clock;
+};
+
+static int fail(struct input *in, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(in->err, in->errlen, "%s: ", in->path);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < in->errlen)
+		vsnprintf(in->err + n, in->errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const void *take(struct cursor *c, size_t n)
+{
+	const void *r;
+
+	if (c->bad || c->off > c->len || n > c->len - c->off) {
+		c->bad = true;
+		return NULL;
+	}
+	r = c->p + c->off;
+	c->off += n;
+	return r;
+}
+
+static __u64 get_n(struct cursor *c, size_t n)
+{
+	const void *p = take(c, n);
+	__u64 v = 0;
+
+	if (p)
+		memcpy(&v, p, n);
+	return v;
+}
+
+static const char *get_str(struct cursor *c)
+{
+	const char *s = (const char *)c->p + c->off;
+	size_t max = c->bad || c->off >= c->len ? 0 : c->len - c->off;
+	size_t n = max ? strnlen(s, max) : 0;
+
+	if (n == max) {
+		c->bad = true;
+		return NULL;
+	}
+	c->off += n + 1;
+	return s;
+}
+
+static int get_blob(struct cursor *c, size_t size_bytes, struct tracedat_blob *b)
+{
+	__u64 len = get_n(c, size_bytes);
+	const void *d = take(c, len);
+
+	if (!d)
+		return -EINVAL;
+	return tracedat_blob__set(b, d, len);
+}
+
+static int read_header_info(struct cursor *c, struct tracedat_meta *m)
+{
+	const char *s = get_str(c);
+
+	if (!s || strcmp(s, "header_page") || get_blob(c, 8, &m->header_page))
+		return -EINVAL;
+	s = get_str(c);
+	if (!s || strcmp(s, "header_event") || get_blob(c, 8, &m->header_event))
+		return -EINVAL;
+	return 0;
+}
+
+static int read_ftrace(struct cursor *c, struct tracedat_meta *m)
+{
+	__u32 n = get_n(c, 4);
+	__u32 i;
+
+	if (c->bad || n > c->len)
+		return -EINVAL;
+	m->ftrace = calloc(n ? n : 1, sizeof(*m->ftrace));
+	if (!m->ftrace)
+		return -ENOMEM;
+	for (i = 0; i < n; i++, m->nr_ftrace++) {
+		if (get_blob(c, 8, &m->ftrace[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_systems(struct cursor *c, struct tracedat_meta *m)
+{
+	__u32 nsys = get_n(c, 4);
+	struct tracedat_system *sys;
+	__u32 i, j, n;
+
+	if (c->bad || nsys > c->len)
+		return -EINVAL;
+	m->systems = calloc(nsys ? nsys : 1, sizeof(*m->systems));
+	if (!m->systems)
+		return -ENOMEM;
+	for (i = 0; i < nsys; i++) {
+		const char *name = get_str(c);
+
+		n = get_n(c, 4);
+		if (!name || c->bad || n > c->len)
+			return -EINVAL;
+		sys = &m->systems[m->nr_systems++];
+		sys->name = strdup(name);
+		sys->formats = calloc(n ? n : 1, sizeof(*sys->formats));
+		if (!sys->name || !sys->formats)
+			return -ENOMEM;
+		for (j = 0; j < n; j++, sys->nr++) {
+			if (get_blob(c, 8, &sys->formats[j]))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* "local global [mono] ..." -> "mono" */
+static char *selected_clock(const char *text, size_t len)
+{
+	const char *b = memchr(text, '[', len);
+	const char *e;
+
+	if (!b)
+		return NULL;
+	e = memchr(b, ']', len - (b - text));
+	return e ? strndup(b + 1, e - b - 1) : NULL;
+}
+
+static bool option_kept(__u16 id)
+{
+	switch (id) {
+	case TRACEDAT_OPT_CPUSTAT:
+	case TRACEDAT_OPT_TRACECLOCK:
+	case TRACEDAT_OPT_UNAME:
+	case TRACEDAT_OPT_HOOK:
+	case TRACEDAT_OPT_VERSION:
+	case TRACEDAT_OPT_PROCMAPS:
+	case TRACEDAT_OPT_TRACEID:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One option list (v6: ends with a bare 0; v7: ends with DONE holding the next offset). */
+static int read_options(struct input *in, struct cursor *c, struct tracedat_meta *m, int version,
+			__u64 *next)
+{
+	struct cursor o;
+	const char *name, *clock;
+	__u16 id;
+	__u32 size;
+	int err;
+
+	*next = 0;
+	for (;;) {
+		id = get_n(c, 2);
+		if (c->bad)
+			return fail(in, "truncated option list");
+		if (version == 6 && id == TRACEDAT_OPT_DONE)
+			return 0;
+		size = get_n(c, 4);
+		o = (struct cursor){ .p = take(c, size), .len = size };
+		if (c->bad)
+			return fail(in, "truncated option %u", id);
+		if (id == TRACEDAT_OPT_DONE) {
+			*next = get_n(&o, 8);
+			return 0;
+		}
+		if (id >= TRACEDAT_OPT_HEADER_INFO && id <= TRACEDAT_OPT_CMDLINES) {
+			in->sec[id] = get_n(&o, 8);
+			continue;
+		}
+		if (id == TRACEDAT_OPT_BUFFER) {
+			get_n(&o, 8);
+			name = get_str(&o);
+			/* v6 buffers share the top clock; v7 ones name their own */
+			clock = version == 7 ? get_str(&o) : NULL;
+			if (o.bad || !name)
+				return fail(in, "bad BUFFER option");
+			if (version == 7 && !*name) {
+				free(in->top_clock);
+				in->top_clock = strdup(clock ? clock : "");
+				continue;
+			}
+			err = tracedat_meta__add_buffer(m, name, clock ? clock : "");
+			if (err)
+				return err;
+			if (version == 7 && o.len - o.off >= 8) {
+				get_n(&o, 4);	/* page size */
+				size = get_n(&o, 4);
+				if (size > m->nr_cpus && size < 4096)
+					m->nr_cpus = size;
+			}
+			continue;
+		}
+		if (id == TRACEDAT_OPT_CPUCOUNT && size >= 4) {
+			m->nr_cpus = get_n(&o, 4);
+			continue;
+		}
+		if (id == TRACEDAT_OPT_TRACECLOCK && !in->top_clock)
+			in->top_clock = selected_clock((const char *)o.p, size);
+		if (option_kept(id)) {
+			err = tracedat_meta__add_option(m, id, o.p, size);
+			if (err)
+				return err;
+		}
+	}
+}
+
+static int decompress(struct input *in, const unsigned char *src, size_t clen, void *dst,
+		      size_t ulen)
+{
+	uLongf zlen = ulen;
+	size_t r;
+
+	if (!strcmp(in->compression, "zstd")) {
+		r = ZSTD_decompress(dst, ulen, src, clen);
+		if (ZSTD_isError(r) || r != ulen)
+			return fail(in, "zstd section does not decompress");
+		return 0;
+	}
+	if (!strcmp(in->compression, "zlib")) {
+		if (uncompress(dst, &zlen, src, clen) != Z_OK || zlen != ulen)
+			return fail(in, "zlib section does not decompress");
+		return 0;
+	}
+	return fail(in, "unsupported compression '%s'", in->compression);
+}
+
+/*
+ * Opens the v7 section at off: checks its id and gives a cursor over its (decompressed)
+ * body. *buf receives the allocation to free, if any.
+ */
+static int open_section(struct input *in, __u64 off, __u16 want, struct cursor *c, void **buf)
+{
+	struct cursor h = { .p = in->map, .len = in->size, .off = off };
+	__u16 id = get_n(&h, 2);
+	__u16 flags = get_n(&h, 2);
+	__u32 clen, ulen;
+	__u64 size;
+	const void *body;
+
+	get_n(&h, 4);	/* description string id */
+	size = get_n(&h, 8);
+	body = take(&h, size);
+	if (h.bad || id != want)
+		return fail(in, "section %u at offset %llu is damaged", want,
+			    (unsigned long long)off);
+	*buf = NULL;
+	*c = (struct cursor){ .p = body, .len = size };
+	if (!(flags & SEC_FL_COMPRESS))
+		return 0;
+	clen = get_n(c, 4);
+	ulen = get_n(c, 4);
+	body = take(c, clen);
+	if (!body || ulen > (1U << 30))
+		return fail(in, "compressed section %u is damaged", want);
+	*buf = malloc(ulen ? ulen : 1);
+	if (!*buf)
+		return -ENOMEM;
+	if (decompress(in, body, clen, *buf, ulen)) {
+		free(*buf);
+		*buf = NULL;
+		return -EINVAL;
+	}
+	*c = (struct cursor){ .p = *buf, .len = ulen };
+	return 0;
+}
+
+static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
+{
+	const void *tag;
+	__u64 next;
+	int err;
+
+	if (read_header_info(c, m) || read_ftrace(c, m) || read_systems(c, m) ||
+	    get_blob(c, 4, &m->kallsyms) || get_blob(c, 4, &m->printk) ||
+	    get_blob(c, 8, &m->cmdlines))
+		return fail(in, "truncated or damaged headers");
+	m->nr_cpus = get_n(c, 4);
+	tag = take(c, 10);
+	if (!tag)
+		return fail(in, "truncated after the CPU count");
+	if (!memcmp(tag, "options", 7)) {
+		err = read_options(in, c, m, 6, &next);
+		if (err)
+			return err;
+		tag = take(c, 10);
+	}
+	if (!tag || memcmp(tag, "flyrecord", 9))
+		return fail(in, "not a flyrecord file (latency traces are not supported)");
+	return 0;
+}
+
+typedef int (*section_fn)(struct cursor *c, struct tracedat_meta *m);
+
+static int read_kallsyms(struct cursor *c, struct tracedat_meta *m)
+{
+	return get_blob(c, 4, &m->kallsyms);
+}
+
+static int read_printk(struct cursor *c, struct tracedat_meta *m)
+{
+	return get_blob(c, 4, &m->printk);
+}
+
+static int read_cmdlines(struct cursor *c, struct tracedat_meta *m)
+{
+	return get_blob(c, 8, &m->cmdlines);
+}
+
+static int read_v7(struct input *in, struct cursor *c, struct tracedat_meta *m)
+{
+	static const section_fn fns[] = {
+		[TRACEDAT_OPT_HEADER_INFO] = read_header_info,
+		[TRACEDAT_OPT_FTRACE_EVENTS] = read_ftrace,
+		[TRACEDAT_OPT_EVENT_FORMATS] = read_systems,
+		[TRACEDAT_OPT_KALLSYMS] = read_kallsyms,
+		[TRACEDAT_OPT_PRINTK] = read_printk,
+		[TRACEDAT_OPT_CMDLINES] = read_cmdlines,
+	};
+	const char *comp = get_str(c);
+	const char *comp_version = get_str(c);
+	__u64 next = get_n(c, 8);
+	struct cursor s;
+	void *buf;
+	int loops = 0;
+	int err;
+	int id;
+
+	if (!comp || !comp_version || c->bad)
+		return fail(in, "truncated header");
+	snprintf(in->compression, sizeof(in->compression), "%s", comp);
+	while (next) {
+		if (++loops > 4096)
+			return fail(in, "option sections loop");
+		err = open_section(in, next, TRACEDAT_OPT_DONE, &s, &buf);
+		if (err)
+			return err;
+		err = read_options(in, &s, m, 7, &next);
+		free(buf);
+		if (err)
+			return err;
+	}
+	for (id = TRACEDAT_OPT_HEADER_INFO; id <= TRACEDAT_OPT_CMDLINES; id++) {
+		if (!in->sec[id]) {
+			/* printk formats and cmdlines may be absent; the rest must be there */
+			if (id == TRACEDAT_OPT_PRINTK || id == TRACEDAT_OPT_CMDLINES)
+				continue;
+			return fail(in, "missing metadata section %d", id);
+		}
+		err = open_section(in, in->sec[id], id, &s, &buf);
+		if (err)
+			return err;
+		err = fns[id](&s, m);
+		free(buf);
+		if (err)
+			return fail(in, "damaged metadata section %d", id);
+	}
+	return 0;
+}
+
+/* The top buffer goes first in m->buffers; options add instances after it. */
+static int put_top_buffer_first(struct tracedat_meta *m, const char *clock)
+{
+	struct tracedat_buffer top;
+	int err = tracedat_meta__add_buffer(m, "", clock);
+
+	if (err)
+		return err;
+	top = m->buffers[m->nr_buffers - 1];
+	memmove(m->buffers + 1, m->buffers, (m->nr_buffers - 1) * sizeof(*m->buffers));
+	m->buffers[0] = top;
+	return 0;
+}
+
+int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
+			      struct tracedat_input_info *info, char *err, size_t errlen)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n',
+					       'g' };
+	struct input in = { .path = path, .err = err, .errlen = errlen };
+	struct cursor c;
+	const char *ver;
+	struct stat st;
+	int ret;
+	int fd;
+	int i;
+
+	snprintf(in.compression, sizeof(in.compression), "none");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &st) || st.st_size < 32) {
+		close(fd);
+		return fail(&in, "too short for a trace.dat file");
+	}
+	in.size = st.st_size;
+	in.map = mmap(NULL, in.size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (in.map == MAP_FAILED)
+		return fail(&in, "cannot map: %s", strerror(errno));
+	c = (struct cursor){ .p = in.map, .len = in.size };
+	if (memcmp(take(&c, sizeof(magic)), magic, sizeof(magic))) {
+		ret = fail(&in, "not a trace.dat file (bad magic)");
+		goto cleanup;
+	}
+	ver = get_str(&c);
+	if (!ver || (strcmp(ver, "6") && strcmp(ver, "7"))) {
+		ret = fail(&in, "unsupported trace.dat version '%s'", ver ? ver : "?");
+		goto cleanup;
+	}
+	if (get_n(&c, 1) != 0 || get_n(&c, 1) != 8) {
+		ret = fail(&in, "only little-endian 64-bit files are supported");
+		goto cleanup;
+	}
+	m->page_size = get_n(&c, 4);
+	if (m->page_size < 256 || m->page_size & 7) {
+		ret = fail(&in, "bad page size %u", m->page_size);
+		goto cleanup;
+	}
+	info->version = *ver - '0';
+	ret = info->version == 6 ? read_v6(&in, &c, m) : read_v7(&in, &c, m);
+	if (ret)
+		goto cleanup;
+	snprintf(info->compression, sizeof(info->compression), "%s", in.compression);
+	ret = put_top_buffer_first(m, in.top_clock ? in.top_clock : "local");
+	/* v6 instances use the top buffer's clock */
+	for (i = 1; !ret && i < m->nr_buffers; i++) {
+		if (!*m->buffers[i].clock) {
+			free(m->buffers[i].clock);
+			m->buffers[i].clock = strdup(m->buffers[0].clock);
+			if (!m->buffers[i].clock)
+				ret = -ENOMEM;
+		}
+	}
+	if (!ret && !m->nr_cpus)
+		ret = fail(&in, "no CPU count");
+cleanup:
+	free(in.top_clock);
+	munmap((void *)in.map, in.size);
+	return ret;
+}

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Builds the metadata of the output (the recording's, or tracefs headers for a capture
+ * alone, plus the lbr system), then streams each buffer's CPUs through the page encoder.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace-cmd/trace-cmd.h>
+#include "lbrfile.h"
+#include "tracedat-formats.h"
+#include "tracedat-input.h"
+#include "tracedat-live.h"
+#include "tracedat-merge.h"
+#include "tracedat-writer.h"
+
+struct cpu_records {
+	struct lbr_record *recs;
+	size_t nr;
+	size_t alloc;
+};
+
+struct merge {
+	struct lbrfile *cap;
+	struct tracecmd_input *in;
+	struct tracedat_meta meta;
+	struct tracedat_writer *w;
+	struct cpu_records *cpus;
+	unsigned int nr_cap_cpus;
+	struct tracedat_merge_stats *st;
+	struct tracedat_pages *pages;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct merge *mg, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct merge *mg, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(mg->err, mg->errlen, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static int collect(const struct lbr_record *rec, void *ctx)
+{
+	struct merge *mg = ctx;
+	struct cpu_records *c;
+	unsigned int cpu = rec->ev->cpu;
+
+	if (cpu >= mg->nr_cap_cpus) {
+		struct cpu_records *n = realloc(mg->cpus, (cpu + 1) * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		memset(n + mg->nr_cap_cpus, 0, (cpu + 1 - mg->nr_cap_cpus) * sizeof(*n));
+		mg->cpus = n;
+		mg->nr_cap_cpus = cpu + 1;
+	}
+	c = &mg->cpus[cpu];
+	if (c->nr == c->alloc) {
+		size_t alloc = c->alloc ? c->alloc * 2 : 256;
+		struct lbr_record *r = realloc(c->recs, alloc * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		c->recs = r;
+		c->alloc = alloc;
+	}
+	c->recs[c->nr++] = *rec;
+	return 0;
+}
+
+static int open_capture(struct merge *mg, const char *path)
+{
+	const char *clock;
+	unsigned int ap, cause;
+	int err;
+
+	err = lbrfile__open(path, &mg->cap);
+	if (err)
+		return fail(mg, err, "%s: cannot read capture: %s", path, strerror(-err));
+	clock = lbrfile__meta(mg->cap, "clock");
+	/* "mono", "CLOCK_MONOTONIC", "monotonic": anything else cannot line up with -C mono */
+	if (clock && !strcasestr(clock, "mono"))
+		return fail(mg, -EINVAL, "%s: capture clock is '%s', not CLOCK_MONOTONIC", path,
+			    clock);
+	err = lbrfile__for_each(mg->cap, true, collect, mg);
+	if (err)
+		return fail(mg, err, "%s: damaged capture: %s", path, strerror(-err));
+	for (ap = 0; ap < lbrfile__nr_attach(mg->cap); ap++) {
+		for (cause = 0; cause < LBRSNAP_LOSS__MAX; cause++)
+			mg->st->lbr_lost += lbrfile__loss(mg->cap, ap, cause);
+	}
+	return 0;
+}
+
+/* cmdlines text is "pid comm\n" per task */
+static bool has_pid(const struct tracedat_blob *cmdlines, __u32 pid)
+{
+	char key[16];
+	const char *p = cmdlines->data;
+	int n = snprintf(key, sizeof(key), "%u ", pid);
+
+	while (p && *p) {
+		if (!strncmp(p, key, n))
+			return true;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+/* Adds the capture's tasks the recording does not name (its own names win). */
+static int add_cmdlines(struct merge *mg)
+{
+	struct tracedat_blob *cl = &mg->meta.cmdlines;
+	struct tracedat_blob add = { 0 };
+	const struct lbrsnap_event *e;
+	char line[64];
+	unsigned int c;
+	size_t i;
+	int err = 0;
+	int n;
+
+	for (c = 0; c < mg->nr_cap_cpus && !err; c++) {
+		for (i = 0; i < mg->cpus[c].nr && !err; i++) {
+			e = mg->cpus[c].recs[i].ev;
+			if (has_pid(cl, e->tid) || has_pid(&add, e->tid))
+				continue;
+			n = snprintf(line, sizeof(line), "%u %.*s\n", e->tid, LBRSNAP_COMM_LEN,
+				     e->comm);
+			err = tracedat_blob__append(&add, line, n);
+		}
+	}
+	if (!err && add.len)
+		err = tracedat_blob__append(cl, add.data, add.len);
+	free(add.data);
+	return err;
+}
+
+static int add_lbr_system(struct merge *mg)
+{
+	const char *texts[TRACEDAT_NR_FORMATS];
+	size_t len;
+	const char *ks;
+	int i;
+
+	if (tracedat_formats__check())
+		return fail(mg, -EINVAL, "internal error: lbr event formats do not parse");
+	for (i = 0; i < TRACEDAT_NR_FORMATS; i++)
+		texts[i] = tracedat_format(i);
+	/* kallsyms taken at the end of the capture also name BPF programs and trampolines */
+	ks = lbrfile__kallsyms(mg->cap, &len);
+	if (ks && len && tracedat_blob__set(&mg->meta.kallsyms, ks, len))
+		return -ENOMEM;
+	if (mg->nr_cap_cpus > mg->meta.nr_cpus)
+		mg->meta.nr_cpus = mg->nr_cap_cpus;
+	return tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, TRACEDAT_NR_FORMATS,
+					 texts) ?: add_cmdlines(mg);
+}
+
+static int meta_from_capture(struct merge *mg)
+{
+	struct tracedat_meta *m = &mg->meta;
+	const char *v;
+	char uname[256];
+	int err;
+
+	m->page_size = 4096;
+	v = lbrfile__meta(mg->cap, "nr_cpus");
+	m->nr_cpus = v ? strtoul(v, NULL, 10) : 0;
+	if (!m->nr_cpus || m->nr_cpus > 8192)
+		m->nr_cpus = 1;
+	err = tracedat_live__headers(m);
+	if (err < 0)
+		return fail(mg, err, "cannot set up ring-buffer headers");
+	snprintf(uname, sizeof(uname), "Linux %s %s", lbrfile__meta(mg->cap, "hostname") ?: "-",
+		 lbrfile__meta(mg->cap, "release") ?: "-");
+	err = tracedat_meta__add_str_option(m, TRACEDAT_OPT_TRACECLOCK, "[mono]") ?:
+	      tracedat_meta__add_str_option(m, TRACEDAT_OPT_UNAME, uname) ?:
+	      tracedat_meta__add_buffer(m, "", "mono");
+	return err ? fail(mg, err, "out of memory") : 0;
+}
+
+static int meta_from_recording(struct merge *mg, const char *input)
+{
+	struct tracedat_meta *m = &mg->meta;
+	struct tracedat_input_info info;
+	struct tep_handle *tep;
+	int err;
+	int i;
+
+	err = tracedat_input__read_meta(input, m, &info, mg->err, mg->errlen);
+	if (err)
+		return err;
+	mg->st->in_version = info.version;
+	snprintf(mg->st->in_compression, sizeof(mg->st->in_compression), "%s", info.compression);
+	if (strcmp(m->buffers[0].clock, "mono"))
+		return fail(mg, -EINVAL,
+			    "%s: recorded with trace clock '%s'; lbrsnap time stamps are "
+			    "CLOCK_MONOTONIC, record with `trace-cmd record -C mono`",
+			    input, m->buffers[0].clock);
+	if (tracedat_meta__find_system(m, TRACEDAT_LBR_SYSTEM))
+		return fail(mg, -EEXIST, "%s: already has lbr events (merged before?)", input);
+	mg->in = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!mg->in)
+		return fail(mg, -EINVAL, "%s: libtracecmd cannot open it", input);
+	tep = tracecmd_get_tep(mg->in);
+	for (i = 0; i < TRACEDAT_NR_FORMATS; i++) {
+		if (tep && tep_find_event(tep, TRACEDAT_ID_SNAPSHOT + i))
+			return fail(mg, -EEXIST, "%s: event id %d is taken", input,
+				    TRACEDAT_ID_SNAPSHOT + i);
+	}
+	return 0;
+}
+
+static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
+{
+	struct merge *mg = ctx;
+
+	mg->st->lbr_events++;
+	return tracedat_pages__add(mg->pages, ts, payload, len, 0);
+}
+
+static int put_lbr(struct merge *mg, const struct lbr_record *rec)
+{
+	const struct lbr_attach_point *ap = lbrfile__attach(mg->cap, rec->ev->ap);
+	int n = tracedat_lbr__encode(rec, ap ? ap->spec : NULL, emit, mg);
+
+	if (n < 0)
+		return n;
+	mg->st->lbr_records++;
+	return 0;
+}
+
+/* One CPU of one buffer: the recorded events, with the capture's merged in for the top. */
+static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsigned int cpu)
+{
+	struct cpu_records *lbr = buffer == 0 && cpu < mg->nr_cap_cpus ? &mg->cpus[cpu] : NULL;
+	struct tep_record *rec = NULL;
+	size_t li = 0;
+	int err;
+
+	err = tracedat_writer__begin_cpu(mg->w, buffer, cpu, &mg->pages);
+	if (err)
+		return err;
+	if (h)
+		rec = tracecmd_read_cpu_first(h, cpu);
+	while (rec) {
+		while (lbr && li < lbr->nr && lbr->recs[li].ev->time_ns < rec->ts) {
+			err = put_lbr(mg, &lbr->recs[li++]);
+			if (err)
+				goto cleanup;
+		}
+		err = tracedat_pages__add(mg->pages, rec->ts, rec->data, rec->size,
+					  rec->missed_events);
+		if (err)
+			goto cleanup;
+		mg->st->kernel_events++;
+		mg->st->kernel_missed += rec->missed_events != 0;
+		tracecmd_free_record(rec);
+		rec = tracecmd_read_data(h, cpu);
+	}
+	while (lbr && li < lbr->nr) {
+		err = put_lbr(mg, &lbr->recs[li++]);
+		if (err)
+			goto cleanup;
+	}
+cleanup:
+	if (rec)
+		tracecmd_free_record(rec);
+	mg->pages = NULL;
+	return err ?: tracedat_writer__end_cpu(mg->w);
+}
+
+static struct tracecmd_input *buffer_handle(struct merge *mg, const char *name)
+{
+	int n = tracecmd_buffer_instances(mg->in);
+	const char *bn;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		bn = tracecmd_buffer_instance_name(mg->in, i);
+		if (bn && !strcmp(bn, name))
+			return tracecmd_buffer_instance_handle(mg->in, i);
+	}
+	return NULL;
+}
+
+static int write_data(struct merge *mg)
+{
+	struct tracecmd_input *h;
+	unsigned int cpu;
+	int err = 0;
+	int b;
+
+	for (b = 0; b < mg->meta.nr_buffers && !err; b++) {
+		h = mg->in;
+		if (b && mg->in) {
+			h = buffer_handle(mg, mg->meta.buffers[b].name);
+			if (!h)
+				return fail(mg, -EINVAL, "buffer '%s' cannot be read",
+					    mg->meta.buffers[b].name);
+		}
+		for (cpu = 0; cpu < mg->meta.nr_cpus && !err; cpu++) {
+			err = copy_cpu(mg, h, b, cpu);
+			if (err)
+				fail(mg, err, "buffer '%s' CPU %u: %s", mg->meta.buffers[b].name,
+				     cpu, err == -ERANGE ? "time stamps go backwards" :
+				     strerror(-err));
+		}
+		if (b)
+			tracecmd_close(h);
+	}
+	return err;
+}
+
+int tracedat__write(const char *input, const char *capture, const char *output,
+		    struct tracedat_merge_stats *st, char *err, size_t errlen)
+{
+	struct merge mg = { .st = st, .err = err, .errlen = errlen };
+	unsigned int c;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	*err = 0;
+	ret = open_capture(&mg, capture);
+	if (!ret)
+		ret = input ? meta_from_recording(&mg, input) : meta_from_capture(&mg);
+	if (!ret)
+		ret = add_lbr_system(&mg);
+	if (ret)
+		goto cleanup;
+	st->nr_buffers = mg.meta.nr_buffers;
+	ret = tracedat_writer__create(output, &mg.meta, &mg.w);
+	if (ret) {
+		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
+		goto cleanup;
+	}
+	ret = write_data(&mg);
+	if (ret) {
+		tracedat_writer__abort(mg.w);
+		goto cleanup;
+	}
+	ret = tracedat_writer__close(mg.w);
+	if (ret)
+		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
+cleanup:
+	if (ret && !*err)
+		fail(&mg, ret, "%s", strerror(-ret));
+	if (mg.in)
+		tracecmd_close(mg.in);
+	if (mg.cap)
+		lbrfile__close(mg.cap);
+	for (c = 0; c < mg.nr_cap_cpus; c++)
+		free(mg.cpus[c].recs);
+	free(mg.cpus);
+	tracedat_meta__free(&mg.meta);
+	return ret;
+}

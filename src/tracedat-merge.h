@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Capture (lbrsnap.data) -> trace.dat, alone or merged into a `trace-cmd record -C mono`
+ * recording. Merging re-encodes every recorded event of every buffer unchanged and adds the
+ * lbr events to the top buffer, on the CPU they were captured on, ordered by time (recorded
+ * events first on equal time stamps).
+ */
+#ifndef LBRSNAP_TRACEDAT_MERGE_H
+#define LBRSNAP_TRACEDAT_MERGE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+struct tracedat_merge_stats {
+	__u64 kernel_events;		/* recorded events copied, all buffers */
+	__u64 kernel_missed;		/* pages flagged with missed events, copied as such */
+	__u64 lbr_records;		/* capture records written */
+	__u64 lbr_events;		/* lbr events those became */
+	__u64 lbr_lost;			/* records the capture itself lost (its LOSS counts) */
+	int in_version;			/* input trace.dat version, 0 without input */
+	char in_compression[32];
+	int nr_buffers;
+};
+
+/*
+ * input: a trace.dat file, or NULL to convert the capture alone. On failure returns
+ * -errno, writes a message naming the bad input to err and leaves no output file.
+ */
+int tracedat__write(const char *input, const char *capture, const char *output,
+		    struct tracedat_merge_stats *st, char *err, size_t errlen);
+
+#endif /* LBRSNAP_TRACEDAT_MERGE_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Encoder for ftrace ring-buffer pages, the per-CPU data of a trace.dat file.
+ *
+ * No library writes these pages (libtraceevent's kbuffer only reads them), so lbrsnap
+ * encodes them itself: a 16-byte page header (u64 timestamp, u64 commit), then events
+ * with a 32-bit header (5-bit type_len, 27-bit time delta). Deltas that do not fit in 27
+ * bits get a TIME_EXTEND event first. Records must come in non-decreasing time order.
+ */
+#ifndef LBRSNAP_TRACEDAT_PAGES_H
+#define LBRSNAP_TRACEDAT_PAGES_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#define TRACEDAT_PAGE_HEADER	16
+/* Largest payload a single 4096-byte page can take (header word plus length word). */
+#define TRACEDAT_MAX_PAYLOAD(page_size)	((page_size) - TRACEDAT_PAGE_HEADER - 8)
+
+struct tracedat_pages;
+
+/* Full pages are written to fd at its current position. */
+int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **out);
+/*
+ * Appends one event payload (len bytes, padded to 4) at ts. missed != 0 starts a new page
+ * flagged with missed events before it: missed > 0 stores the count, missed < 0 marks an
+ * unknown number.
+ */
+int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, unsigned int len,
+			long long missed);
+/* Writes the last partial page; returns the number of bytes written in all, or -errno. */
+long long tracedat_pages__finish(struct tracedat_pages *p);
+void tracedat_pages__free(struct tracedat_pages *p);
+
+/* write(2) until done; 0 or -errno */
+int tracedat__write_all(int fd, const void *buf, size_t len);
+
+#endif /* LBRSNAP_TRACEDAT_PAGES_H */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * trace-cmd-lbr record: `trace-cmd record -C mono` and an lbrsnap capture at the same time,
+ * merged into one trace.dat.
+ *
+ * The capture runs in this process through the capture engine, so it is attached before
+ * trace-cmd starts; trace-cmd runs as a child with the user's options. When trace-cmd
+ * exits, the capture is drained and both files are merged. Ctrl-C reaches trace-cmd
+ * (same process group), which stops its command and writes its file as usual.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "capture-engine.h"
+#include "lbrfile.h"
+#include "trace-cmd-lbr.h"
+
+static const char record_usage[] =
+	"usage: trace-cmd-lbr record [trace-cmd record options] --lbr SPEC... [lbr options]\n"
+	"                            [-o trace.dat] [-- command [args]]\n"
+	"\n"
+	"Runs `trace-cmd record -C mono` with the given options and an lbrsnap capture together\n"
+	"and leaves one merged trace.dat. Options not listed here go to trace-cmd record.\n"
+	"\n"
+	"    --lbr SPEC            attach point, repeatable: fexit:FUNC, raw_tp:NAME, tp_btf:NAME\n"
+	"    -o, --output FILE     merged output (default trace.dat)\n"
+	"    --stack               capture kernel stacks as well as LBR\n"
+	"    --errors              only return values -4095..-1\n"
+	"    --ret VALUE           only this return value\n"
+	"    --sample N            keep 1 of N matching invocations\n"
+	"    --branch-filter F     LBR branch filter, perf syntax (default any,k)\n"
+	"    --ringbuf BYTES       capture ring buffer size (power of two)\n"
+	"    --follow              capture only trace-cmd's process tree (the command)\n"
+	"    --trace-cmd PATH      trace-cmd binary (default: trace-cmd from PATH)\n"
+	"    --keep                keep the two input files next to the output\n";
+
+struct record_args {
+	const char **tc_argv;		/* trace-cmd record argv, NULL-terminated */
+	int tc_argc;
+	const char **events;
+	size_t nr_events;
+	struct capture_opts opts;
+	const char *output;
+	const char *trace_cmd;
+	int out_slot;			/* tc_argv index of trace-cmd's -o value */
+	bool keep;
+};
+
+static int take_value(int argc, char **argv, int *i, const char **val)
+{
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "trace-cmd-lbr record: %s needs a value\n", argv[*i]);
+		return -EINVAL;
+	}
+	*val = argv[++*i];
+	return 0;
+}
+
+static int parse_number(const char *opt, const char *s, long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, 0);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "trace-cmd-lbr record: bad %s '%s'\n", opt, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Our options are taken out; everything else, in order, is trace-cmd record's. */
+static int parse_args(int argc, char **argv, struct record_args *a)
+{
+	const char *v;
+	long long n;
+	int i, err = 0;
+
+	a->tc_argv = calloc(argc + 8, sizeof(*a->tc_argv));
+	a->events = calloc(argc, sizeof(*a->events));
+	if (!a->tc_argv || !a->events)
+		return -ENOMEM;
+	a->output = "trace.dat";
+	a->trace_cmd = getenv("TRACE_CMD") ?: "trace-cmd";
+	a->tc_argv[a->tc_argc++] = a->trace_cmd;
+	a->tc_argv[a->tc_argc++] = "record";
+	for (i = 1; i < argc && !err; i++) {
+		const char *o = argv[i];
+
+		if (!strcmp(o, "--")) {
+			break;
+		} else if (!strcmp(o, "--lbr")) {
+			err = take_value(argc, argv, &i, &a->events[a->nr_events]);
+			a->nr_events += !err;
+		} else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+			err = take_value(argc, argv, &i, &a->output);
+		} else if (!strcmp(o, "-C")) {
+			err = take_value(argc, argv, &i, &v);
+			if (!err && strcmp(v, "mono")) {
+				fprintf(stderr, "trace-cmd-lbr record: -C %s: lbrsnap time stamps are "
+					"CLOCK_MONOTONIC, only -C mono can be merged\n", v);
+				err = -EINVAL;
+			}
+		} else if (!strcmp(o, "--stack")) {
+			a->opts.stack = true;
+		} else if (!strcmp(o, "--errors")) {
+			a->opts.errors = true;
+		} else if (!strcmp(o, "--ret")) {
+			err = take_value(argc, argv, &i, &v) ?: parse_number(o, v, &n);
+			a->opts.ret_on = true;
+			a->opts.ret = n;
+		} else if (!strcmp(o, "--sample")) {
+			err = take_value(argc, argv, &i, &v) ?: parse_number(o, v, &n);
+			a->opts.sample = n;
+		} else if (!strcmp(o, "--branch-filter")) {
+			err = take_value(argc, argv, &i, &a->opts.branch_filter);
+		} else if (!strcmp(o, "--ringbuf")) {
+			err = take_value(argc, argv, &i, &v) ?: parse_number(o, v, &n);
+			a->opts.ringbuf_bytes = n;
+		} else if (!strcmp(o, "--follow")) {
+			a->opts.follow = true;
+		} else if (!strcmp(o, "--trace-cmd")) {
+			err = take_value(argc, argv, &i, &a->trace_cmd);
+			a->tc_argv[0] = a->trace_cmd;
+		} else if (!strcmp(o, "--keep")) {
+			a->keep = true;
+		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			fputs(record_usage, stdout);
+			return 1;
+		} else {
+			a->tc_argv[a->tc_argc++] = o;
+		}
+	}
+	if (err)
+		return err;
+	if (!a->nr_events) {
+		fprintf(stderr, "trace-cmd-lbr record: no --lbr SPEC given\n%s", record_usage);
+		return -EINVAL;
+	}
+	a->opts.events = a->events;
+	a->opts.nr_events = a->nr_events;
+	a->tc_argv[a->tc_argc++] = "-C";
+	a->tc_argv[a->tc_argc++] = "mono";
+	a->tc_argv[a->tc_argc++] = "-o";
+	/* the temporary file name goes here, then the command after "--" */
+	a->out_slot = a->tc_argc++;
+	if (i < argc) {
+		a->tc_argv[a->tc_argc++] = "--";
+		for (i++; i < argc; i++)
+			a->tc_argv[a->tc_argc++] = argv[i];
+	}
+	return 0;
+}
+
+static pid_t start_trace_cmd(struct record_args *a, const char *rec_path)
+{
+	pid_t pid;
+
+	a->tc_argv[a->out_slot] = rec_path;
+	pid = fork();
+	if (pid)
+		return pid;
+	/* ignored signals survive exec: give trace-cmd and its command their defaults back */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	execvp(a->tc_argv[0], (char *const *)a->tc_argv);
+	fprintf(stderr, "trace-cmd-lbr record: cannot run %s: %s\n", a->tc_argv[0],
+		strerror(errno));
+	_exit(127);
+}
+
+/* Captures until the child exits; returns its wait status or -errno. */
+static int capture_while(struct capture *c, struct lbrfile_writer *w, pid_t child)
+{
+	int status, n;
+
+	for (;;) {
+		n = capture__poll(c, w, 100);
+		if (n < 0)
+			return n;
+		if (waitpid(child, &status, WNOHANG) == child)
+			return status;
+	}
+}
+
+static int make_workdir(const char *output, char *dir, size_t len)
+{
+	char *copy = strdup(output);
+
+	if (!copy)
+		return -ENOMEM;
+	snprintf(dir, len, "%s/.trace-cmd-lbr.XXXXXX", dirname(copy));
+	free(copy);
+	return mkdtemp(dir) ? 0 : -errno;
+}
+
+int lbr__record(int argc, char **argv)
+{
+	struct record_args a = { 0 };
+	struct lbrfile_writer *w = NULL;
+	struct capture *c = NULL;
+	struct capture_stats st;
+	char dir[4096], rec[4200], cap[4200], err[512];
+	struct sigaction sa = { .sa_handler = SIG_IGN }, old_int, old_term;
+	int ret = 1, status, i;
+	pid_t child;
+
+	i = parse_args(argc, argv, &a);
+	if (i) {
+		free(a.tc_argv);
+		free(a.events);
+		return i > 0 ? 0 : 129;
+	}
+	if (make_workdir(a.output, dir, sizeof(dir))) {
+		fprintf(stderr, "trace-cmd-lbr record: cannot create a directory next to %s: %s\n",
+			a.output, strerror(errno));
+		goto cleanup_args;
+	}
+	snprintf(rec, sizeof(rec), "%s/trace-cmd.dat", dir);
+	snprintf(cap, sizeof(cap), "%s/lbrsnap.data", dir);
+	if (capture__open(&a.opts, &c, err, sizeof(err))) {
+		fprintf(stderr, "trace-cmd-lbr record: %s\n", err);
+		goto cleanup;
+	}
+	if (!capture__has_lbr(c))
+		fprintf(stderr, "trace-cmd-lbr record: LBR is not available here: %s; capturing "
+			"kernel call stacks instead\n", capture__lbr_why(c));
+	if (lbrfile_writer__create(cap, &w) || capture__write_header(c, w)) {
+		fprintf(stderr, "trace-cmd-lbr record: cannot write %s\n", cap);
+		goto cleanup;
+	}
+	/* trace-cmd gets Ctrl-C (same process group) and ends the recording; we wait for it */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	child = start_trace_cmd(&a, rec);
+	if (child < 0) {
+		fprintf(stderr, "trace-cmd-lbr record: fork: %s\n", strerror(errno));
+		goto cleanup_signals;
+	}
+	if (a.opts.follow && capture__follow(c, child)) {
+		fprintf(stderr, "trace-cmd-lbr record: cannot follow trace-cmd\n");
+		kill(child, SIGINT);
+	}
+	status = capture_while(c, w, child);
+	if (status < 0) {
+		fprintf(stderr, "trace-cmd-lbr record: writing %s: %s\n", cap, strerror(-status));
+		kill(child, SIGINT);
+		waitpid(child, NULL, 0);
+		goto cleanup_signals;
+	}
+	if (capture__finish(c, w, &st)) {
+		fprintf(stderr, "trace-cmd-lbr record: cannot finish %s\n", cap);
+		goto cleanup_signals;
+	}
+	i = lbrfile_writer__close(w);
+	w = NULL;
+	if (i) {
+		fprintf(stderr, "trace-cmd-lbr record: cannot write %s: %s\n", cap, strerror(-i));
+		goto cleanup_signals;
+	}
+	if (access(rec, R_OK)) {
+		fprintf(stderr, "trace-cmd-lbr record: trace-cmd record wrote no file (%s %d)\n",
+			WIFEXITED(status) ? "exit status" : "signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		goto cleanup_signals;
+	}
+	/* trace-cmd may fail while cleaning up after a complete file; merging checks it */
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "trace-cmd-lbr record: trace-cmd record ended with %s %d; "
+			"merging the file it wrote\n", WIFEXITED(status) ? "status" : "signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	ret = lbr__write(rec, cap, a.output, false);
+cleanup_signals:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+cleanup:
+	lbrfile_writer__abort(w);
+	capture__close(c);
+	if (a.keep) {
+		fprintf(stderr, "trace-cmd-lbr record: inputs kept in %s\n", dir);
+	} else {
+		unlink(rec);
+		unlink(cap);
+		rmdir(dir);
+	}
+cleanup_args:
+	free(a.tc_argv);
+	free(a.events);
+	return ret;
+}

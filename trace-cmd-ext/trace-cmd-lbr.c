@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * trace-cmd-lbr: lbrsnap's trace-cmd integration.
+ *
+ * trace-cmd 3.1 has no external subcommands and no writer API, so this tool works beside
+ * it: it converts a capture to trace.dat, merges a capture into a `trace-cmd record -C mono`
+ * file, or runs both recorders together and merges their outputs.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "tracedat-merge.h"
+#include "trace-cmd-lbr.h"
+
+static void print_stats(const char *output, const struct tracedat_merge_stats *st)
+{
+	fprintf(stderr, "trace-cmd-lbr: wrote %s: ", output);
+	if (st->in_version)
+		fprintf(stderr, "%llu recorded events in %d buffer%s (trace.dat v%d, %s), ",
+			(unsigned long long)st->kernel_events, st->nr_buffers,
+			st->nr_buffers == 1 ? "" : "s", st->in_version, st->in_compression);
+	fprintf(stderr, "%llu lbr records as %llu lbr events",
+		(unsigned long long)st->lbr_records, (unsigned long long)st->lbr_events);
+	if (st->lbr_lost)
+		fprintf(stderr, "; the capture lost %llu records", (unsigned long long)st->lbr_lost);
+	fputc('\n', stderr);
+}
+
+int lbr__write(const char *input, const char *capture, const char *output, bool quiet)
+{
+	struct tracedat_merge_stats st;
+	char err[512];
+	int ret;
+
+	ret = tracedat__write(input, capture, output, &st, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "trace-cmd-lbr: %s\n", err);
+		return 1;
+	}
+	if (!quiet)
+		print_stats(output, &st);
+	return 0;
+}
+
+static const char convert_usage[] =
+	"usage: trace-cmd-lbr convert [-i lbrsnap.data] [-o trace.dat]\n"
+	"\n"
+	"    -i, --input <file>    capture written by `lbrsnap record` (default lbrsnap.data)\n"
+	"    -o, --output <file>   trace.dat to write (default trace.dat)\n"
+	"    -q, --quiet           no summary line\n";
+
+static const char merge_usage[] =
+	"usage: trace-cmd-lbr merge -i <trace.dat> --lbr <lbrsnap.data> [-o <file>]\n"
+	"\n"
+	"    -i, --input <file>    file from `trace-cmd record -C mono` (v6 or v7, any buffers)\n"
+	"    -L, --lbr <file>      capture written by `lbrsnap record` (default lbrsnap.data)\n"
+	"    -o, --output <file>   merged trace.dat (default trace-lbr.dat)\n"
+	"    -q, --quiet           no summary line\n";
+
+/* convert and merge share their options; merge needs -i */
+static int cmd_write(int argc, char **argv, bool merge)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "lbr", required_argument, NULL, 'L' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *usage = merge ? merge_usage : convert_usage;
+	const char *input = NULL, *capture = "lbrsnap.data";
+	const char *output = merge ? "trace-lbr.dat" : "trace.dat";
+	bool quiet = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, merge ? "i:L:o:qh" : "i:o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'L':
+			capture = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 129;
+		}
+	}
+	if (optind < argc || (merge && !input)) {
+		fprintf(stderr, "trace-cmd-lbr %s: %s\n%s", argv[0],
+			optind < argc ? "unexpected argument" : "-i <trace.dat> is required", usage);
+		return 129;
+	}
+	if (!merge) {
+		capture = input ? input : capture;
+		input = NULL;
+	}
+	return lbr__write(input, capture, output, quiet);
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+	return cmd_write(argc, argv, false);
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	return cmd_write(argc, argv, true);
+}
+
+static const struct cmd cmds[] = {
+	{ "record", lbr__record, "trace-cmd record -C mono and lbrsnap record together, merged" },
+	{ "convert", cmd_convert, "lbrsnap.data -> trace.dat" },
+	{ "merge", cmd_merge, "add a capture's lbr events to a trace-cmd recording" },
+	{ 0 }
+};
+
+static void usage(FILE *out)
+{
+	const struct cmd *c;
+
+	fprintf(out, "usage: trace-cmd-lbr [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (c = cmds; c->name; c++)
+		fprintf(out, "  %-8s %s\n", c->name, c->help);
+	fprintf(out, "\nSee 'trace-cmd-lbr COMMAND --help' and trace-cmd-lbr(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 129;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("trace-cmd-lbr (lbrsnap) version %s\n", LBRSNAP_VERSION);
+		return 0;
+	}
+	for (c = cmds; c->name; c++) {
+		if (!strcmp(argv[1], c->name))
+			return c->func(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "trace-cmd-lbr: '%s' is not a command. See 'trace-cmd-lbr --help'.\n",
+		argv[1]);
+	return 129;
+}
