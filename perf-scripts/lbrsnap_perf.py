@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""lbr events in `perf script -s` scripts (perf 6.1).
+
+perf hands the branch stack and the callchain (perf_sample_dict) only to a tracepoint
+handler named <system>__<event> whose parameters are exactly the event's fields plus
+perf_sample_dict. The lbr events are named after their attach points, so the handlers are
+made here, one per lbr event found in the perf.data header (EVENT_DESC), all calling one
+function with an LbrSample.
+"""
+
+import os
+import struct
+
+FEAT_EVENT_DESC = 12
+# The lbr tracepoint format (see lbrsnap-perf(1)); perf passes the fields in this order.
+FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
+          "trim_branches", "trim_stack")
+EV_HAS_RET = 1
+
+
+class LbrSample:
+    """One lbr record: where, who, when, and its branches or kernel stack."""
+
+    def __init__(self, event, cpu, secs, nsecs, tid, comm, fields, sample):
+        self.event = event                     # "lbr:fexit:do_sys_openat2"
+        self.cpu = cpu
+        self.time = secs * 1000000000 + nsecs
+        self.tid = tid
+        self.pid = sample.get("sample", {}).get("pid", tid)
+        self.comm = comm
+        for name, value in zip(FIELDS, fields):
+            setattr(self, name, value)
+        self.has_ret = bool(self.flags & EV_HAS_RET)
+        # [0] most recent, as perf and the LBR give them
+        self.branches = sample.get("brstacksym") or []
+        self.branch_addrs = sample.get("brstack") or []
+        # innermost first, without perf's context marker
+        self.stack = [f.get("sym", {}).get("name") or "0x%x" % f["ip"]
+                      for f in sample.get("callchain") or []]
+
+    def flow(self, keep_all=False):
+        """Branches oldest first, without the tracing path's (newest) entries."""
+        skip = 0 if keep_all else self.trim_branches
+        return list(reversed(self.branches[skip:]))
+
+    def calls(self, keep_all=False):
+        """Kernel stack outermost first, without the tracing path's (innermost) frames."""
+        skip = 0 if keep_all else self.trim_stack
+        return list(reversed(self.stack[skip:]))
+
+    def header(self):
+        ret = " ret=%d" % self.ret if self.has_ret else ""
+        return "%16s %6d [%03d] %d.%09d: %s:%s" % (self.comm, self.tid, self.cpu,
+                                                  self.time // 1000000000,
+                                                  self.time % 1000000000, self.event, ret)
+
+
+def input_path():
+    """The perf.data that perf script reads: its -i/--input, else perf.data."""
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            argv = f.read().decode(errors="replace").split("\0")
+    except OSError:
+        return "perf.data"
+    for i, arg in enumerate(argv):
+        if arg in ("-i", "--input") and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--input="):
+            return arg[len("--input="):]
+        if arg.startswith("-i") and len(arg) > 2 and not arg.startswith("--"):
+            return arg[2:]
+    return "perf.data"
+
+
+def _feature(f, header, bit):
+    data_off, data_size = struct.unpack_from("<QQ", header, 40)
+    features = struct.unpack_from("<4Q", header, 72)
+    if not features[bit // 64] & (1 << (bit % 64)):
+        return None
+    idx = sum(1 for b in range(bit) if features[b // 64] & (1 << (b % 64)))
+    f.seek(data_off + data_size + idx * 16)
+    off, size = struct.unpack("<QQ", f.read(16))
+    f.seek(off)
+    return f.read(size)
+
+
+def event_names(path):
+    """Event names from the EVENT_DESC header feature, in attribute order."""
+    with open(path, "rb") as f:
+        header = f.read(104)
+        if len(header) < 104 or header[:8] != b"PERFILE2":
+            raise ValueError("%s: not a perf.data file" % path)
+        desc = _feature(f, header, FEAT_EVENT_DESC)
+    names = []
+    if not desc:
+        return names
+    nr, attr_size = struct.unpack_from("<II", desc, 0)
+    pos = 8
+    for _ in range(nr):
+        pos += attr_size
+        nr_ids, slen = struct.unpack_from("<II", desc, pos)
+        pos += 8
+        names.append(desc[pos:pos + slen].split(b"\0")[0].decode(errors="replace"))
+        pos += slen + 8 * nr_ids
+    return names
+
+
+def handler_name(event):
+    """perf's handler name for an lbr event: lbr:fexit:vfs_read -> lbr__fexit__vfs_read."""
+    system, spec = event.split(":", 1)
+    name = "".join(c if c.isalnum() and c.isascii() else "__" if c == ":" else "_"
+                   for c in spec)
+    return system + "__" + name
+
+
+def _make_handler(event, callback):
+    # perf counts the parameters: the fields, then perf_sample_dict, nothing else
+    def handler(event_name, context, common_cpu, common_secs, common_nsecs, common_pid,
+                common_comm, common_callchain, ret, seq, lbr_ret, stack_err, flags,
+                nr_branches, nr_stack, trim_branches, trim_stack, perf_sample_dict):
+        callback(LbrSample(event, common_cpu, common_secs, common_nsecs, common_pid,
+                           common_comm, (ret, seq, lbr_ret, stack_err, flags, nr_branches,
+                                         nr_stack, trim_branches, trim_stack),
+                           perf_sample_dict))
+    return handler
+
+
+def install(namespace, callback):
+    """Defines a handler in namespace for every lbr event of the input; returns their count."""
+    count = 0
+    for event in event_names(input_path()):
+        if event.startswith("lbr:") and event != "lbr:sideband":
+            namespace[handler_name(event)] = _make_handler(event, callback)
+            count += 1
+    return count
+
+
+def script_args(argv):
+    """Options after the script name: --all keeps tracing-path entries; -n N; --functions."""
+    opts = {"all": False, "top": 10, "functions": False}
+    args = list(argv[1:])
+    while args:
+        arg = args.pop(0)
+        if arg == "--all":
+            opts["all"] = True
+        elif arg == "--functions":
+            opts["functions"] = True
+        elif arg == "-n" and args:
+            opts["top"] = int(args.pop(0))
+        else:
+            raise SystemExit("unknown argument '%s' (known: --all, -n N, --functions)" % arg)
+    return opts
+
+
+def symbol(entry, functions):
+    """'ksys_read+0x60' or, with functions, 'ksys_read'."""
+    return entry.split("+0x")[0] if functions else entry

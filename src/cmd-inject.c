@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* lbrsnap inject: merge a capture's records into a perf.data from `perf record -k mono`. */
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+#include "perf-cli.h"
+#include "perf-convert.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lbrsnap inject -i RECORDED [--lbr CAPTURE] -o MERGED [--kallsyms FILE]\n"
+		"\n"
+		"    -i, --input FILE      perf.data from `perf record -k mono ...`\n"
+		"        --lbr FILE        capture to merge in (default lbrsnap.data)\n"
+		"    -o, --output FILE     merged perf.data to write\n"
+		"        --kallsyms FILE   where to save the capture's kallsyms for\n"
+		"                          `perf report --kallsyms` (default OUTPUT.kallsyms)\n"
+		"        --no-kallsyms     do not save the kallsyms copy\n"
+		"    -h, --help            this text; see lbrsnap-inject(1)\n");
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	struct perf_cli cli = { .cmd = "inject", .with_lbr = true, .lbr = "lbrsnap.data" };
+	int err;
+
+	err = perf_cli__parse(&cli, argc, argv, usage);
+	if (err)
+		return err < 0 ? 0 : err;
+	if (!strcmp(cli.input, cli.output)) {
+		fprintf(stderr, "lbrsnap inject: %s: input and output must differ\n", cli.output);
+		perf_cli__free(&cli);
+		return 129;
+	}
+	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms);
+	perf_cli__free(&cli);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Option parsing shared by `lbrsnap perf` and `lbrsnap inject`. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perf-cli.h"
+
+int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(FILE *f))
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "lbr", required_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "no-kallsyms", no_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	bool no_kallsyms = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:o:h", opts, NULL)) != -1) {
+		if (c == 'i') {
+			cli->input = optarg;
+		} else if (c == 'l' && cli->with_lbr) {
+			cli->lbr = optarg;
+		} else if (c == 'o') {
+			cli->output = optarg;
+		} else if (c == 'k') {
+			cli->kallsyms = optarg;
+		} else if (c == 'K') {
+			no_kallsyms = true;
+		} else if (c == 'h') {
+			usage(stdout);
+			return -1;
+		} else {
+			usage(stderr);
+			return 129;
+		}
+	}
+	if (optind < argc || !cli->input || !cli->output) {
+		if (optind < argc)
+			fprintf(stderr, "lbrsnap %s: unexpected argument '%s'\n", cli->cmd,
+				argv[optind]);
+		else
+			fprintf(stderr, "lbrsnap %s: -i and -o are required\n", cli->cmd);
+		usage(stderr);
+		return 129;
+	}
+	if (no_kallsyms) {
+		cli->kallsyms = NULL;
+	} else if (!cli->kallsyms) {
+		if (asprintf(&cli->kallsyms_buf, "%s.kallsyms", cli->output) < 0)
+			return 1;
+		cli->kallsyms = cli->kallsyms_buf;
+	}
+	return 0;
+}
+
+void perf_cli__free(struct perf_cli *cli)
+{
+	free(cli->kallsyms_buf);
+	cli->kallsyms_buf = NULL;
+}

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Capture records to perf records (see perf-lbr.h for the event model).
+ *
+ * Addresses are never changed: the branch entries are copied verbatim (same 24-byte layout as
+ * perf_branch_entry) and stacks become kernel callchains. Symbols come from the kallsyms text
+ * stored in the capture: the kernel MMAP carries _text as pgoff so perf can relocate, and
+ * each "[bpf]" symbol becomes a KSYMBOL because perf does not load those from kallsyms.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ksyms.h"
+#include "trim.h"
+#include "perf-lbr.h"
+
+#define ALIGN8(x)		(((x) + 7) & ~(size_t)7)
+#define REC_BUF_SIZE		4096
+#define RAW_SIZE		44	/* raw payload, so that u32 size + payload is 8-aligned */
+
+struct lbr_event {
+	struct perf_event_attr attr;
+	__u64 id;
+	char *name;
+	bool has_ret;
+	const char *target;
+	__u64 ip;		/* the attach target's address, for records without a stack */
+};
+
+/* Open-addressing set of tid -> last COMM emitted. */
+struct comm_slot {
+	__u32 tid;
+	bool used;
+	char comm[LBRSNAP_COMM_LEN];
+};
+
+struct perf_lbr {
+	struct lbrfile *cap;
+	struct ksyms *ks;
+	const char *kallsyms;
+	size_t kallsyms_len;
+	struct lbr_event *evs;
+	size_t nr_evs;		/* attach points, then the side-band dummy if asked for */
+	size_t nr_aps;
+	bool has_branches;
+	__u64 first_time, last_time;
+	__u64 nr_bad_ap;	/* records naming no attach point of the file: skipped */
+	struct comm_slot *comms;
+	size_t comm_cap, nr_comms;
+	/* emit state */
+	perf_lbr_emit_fn fn;
+	perf_lbr_known_fn known;
+	void *ctx;
+	__u64 buf[REC_BUF_SIZE / 8];
+};
+
+/* The RAW payload described by the "lbr" tracepoint formats (perf-tracing-data.c). */
+struct lbr_raw {
+	__u16 common_type;
+	__u8 common_flags;
+	__u8 common_preempt_count;
+	__s32 common_pid;
+	__s64 ret;
+	__u64 seq;
+	__s32 lbr_ret;
+	__s32 stack_err;
+	__u32 flags;
+	__u16 nr_branches;
+	__u16 nr_stack;
+	__u16 trim_branches;	/* newest entries that belong to the tracing path (trim.h) */
+	__u16 trim_stack;
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct lbr_raw) == RAW_SIZE, "lbr raw layout");
+
+size_t perf_lbr__nr_events(const struct perf_lbr *pl)
+{
+	return pl->nr_evs;
+}
+
+const struct perf_event_attr *perf_lbr__attr(const struct perf_lbr *pl, size_t i)
+{
+	return &pl->evs[i].attr;
+}
+
+__u64 perf_lbr__id(const struct perf_lbr *pl, size_t i)
+{
+	return pl->evs[i].id;
+}
+
+const char *perf_lbr__name(const struct perf_lbr *pl, size_t i)
+{
+	return pl->evs[i].name;
+}
+
+bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i)
+{
+	return i < pl->nr_aps;
+}
+
+bool perf_lbr__has_ret(const struct perf_lbr *pl, size_t i)
+{
+	return pl->evs[i].has_ret;
+}
+
+bool perf_lbr__has_branches(const struct perf_lbr *pl)
+{
+	return pl->has_branches;
+}
+
+__u64 perf_lbr__first_time(const struct perf_lbr *pl)
+{
+	return pl->first_time;
+}
+
+__u64 perf_lbr__last_time(const struct perf_lbr *pl)
+{
+	return pl->last_time;
+}
+
+/* First pass: which attach points have branches or stacks, and the time range. */
+static int scan_record(const struct lbr_record *rec, void *ctx)
+{
+	struct perf_lbr *pl = ctx;
+	struct lbr_event *e;
+
+	if (rec->ev->ap >= pl->nr_aps)
+		return 0;
+	e = &pl->evs[rec->ev->ap];
+	if (rec->ev->nr_branches) {
+		e->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		e->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL;
+		pl->has_branches = true;
+	}
+	if (rec->ev->nr_stack)
+		e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (!pl->first_time || rec->ev->time_ns < pl->first_time)
+		pl->first_time = rec->ev->time_ns;
+	if (rec->ev->time_ns > pl->last_time)
+		pl->last_time = rec->ev->time_ns;
+	return 0;
+}
+
+static int init_event(struct perf_lbr *pl, size_t i, const struct perf_lbr_opts *o)
+{
+	const struct lbr_attach_point *ap = lbrfile__attach(pl->cap, i);
+	struct lbr_event *e = &pl->evs[i];
+	struct perf_event_attr *a = &e->attr;
+	const struct ksym *sym;
+
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->size = PERF_ATTR_WRITE_SIZE;
+	a->config = o->first_tp_id + i;
+	a->sample_period = 1;
+	a->sample_type = PERF_LBR_SAMPLE_TYPE;
+	a->read_format = o->read_format;
+	a->sample_id_all = o->sample_id_all;
+	a->use_clockid = 1;
+	a->clockid = 1;	/* CLOCK_MONOTONIC: bpf_ktime_get_ns() */
+	a->exclude_callchain_user = 1;
+	e->id = o->first_id + i;
+	if (!ap || !ap->spec)
+		return -EINVAL;
+	if (asprintf(&e->name, PERF_LBR_SYSTEM ":%s", ap->spec) < 0) {
+		e->name = NULL;
+		return -ENOMEM;
+	}
+	e->target = ap->target;
+	e->has_ret = ap->flags & LBRFILE_AP_HAS_RET;
+	sym = ap->target ? ksyms__by_name(pl->ks, ap->target) : NULL;
+	e->ip = sym ? sym->addr : 0;
+	return 0;
+}
+
+/*
+ * perf report switches to its tracepoint view (sorted by trace output, no branch columns)
+ * when every event is a tracepoint; a software dummy event, which never samples, keeps the
+ * normal and branch views. Like perf record's dummy:HG it also owns the side-band records.
+ */
+static int init_dummy(struct perf_lbr *pl, const struct perf_lbr_opts *o)
+{
+	struct lbr_event *e = &pl->evs[pl->nr_aps];
+
+	e->attr = pl->evs[0].attr;
+	e->attr.type = PERF_TYPE_SOFTWARE;
+	e->attr.config = PERF_COUNT_SW_DUMMY;
+	e->attr.sample_type = PERF_LBR_SAMPLE_TYPE & ~PERF_SAMPLE_RAW;
+	e->id = o->first_id + pl->nr_aps;
+	e->name = strdup(PERF_LBR_SYSTEM ":sideband");
+	return e->name ? 0 : -ENOMEM;
+}
+
+int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_lbr_opts *o,
+		  struct perf_lbr **out)
+{
+	struct perf_lbr *pl;
+	size_t i;
+	int err;
+
+	pl = calloc(1, sizeof(*pl));
+	if (!pl)
+		return -ENOMEM;
+	pl->cap = cap;
+	pl->kallsyms = lbrfile__kallsyms(cap, &pl->kallsyms_len);
+	if (!pl->kallsyms || !pl->kallsyms_len) {
+		fprintf(stderr, "%s: the capture holds no kallsyms: symbols cannot be resolved\n",
+			cap_path);
+		err = -EINVAL;
+		goto cleanup;
+	}
+	err = ksyms__parse(pl->kallsyms, pl->kallsyms_len, &pl->ks);
+	if (err) {
+		fprintf(stderr, "%s: cannot parse the stored kallsyms: %s\n", cap_path,
+			strerror(-err));
+		goto cleanup;
+	}
+	pl->nr_aps = lbrfile__nr_attach(cap);
+	pl->nr_evs = pl->nr_aps + o->dummy;
+	if (!pl->nr_aps) {
+		fprintf(stderr, "%s: the capture has no attach points\n", cap_path);
+		err = -EINVAL;
+		goto cleanup;
+	}
+	pl->evs = calloc(pl->nr_evs, sizeof(*pl->evs));
+	if (!pl->evs) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (i = 0; i < pl->nr_aps; i++) {
+		err = init_event(pl, i, o);
+		if (err) {
+			fprintf(stderr, "%s: bad attach point %zu\n", cap_path, i);
+			goto cleanup;
+		}
+	}
+	if (o->dummy) {
+		err = init_dummy(pl, o);
+		if (err)
+			goto cleanup;
+	}
+	err = lbrfile__for_each(cap, false, scan_record, pl);
+	if (err)
+		goto cleanup;
+	*out = pl;
+	return 0;
+cleanup:
+	perf_lbr__free(pl);
+	return err;
+}
+
+void perf_lbr__free(struct perf_lbr *pl)
+{
+	size_t i;
+
+	if (!pl)
+		return;
+	for (i = 0; pl->evs && i < pl->nr_evs; i++)
+		free(pl->evs[i].name);
+	free(pl->evs);
+	free(pl->comms);
+	ksyms__free(pl->ks);
+	free(pl);
+}
+
+/* sample_id trailer (TID, TIME, CPU, IDENTIFIER for our attrs) for non-sample records. */
+static size_t put_trailer(const struct lbr_event *e, __u64 *p, __u32 pid, __u32 tid, __u64 time,
+			  __u32 cpu)
+{
+	if (!e->attr.sample_id_all)
+		return 0;
+	p[0] = (__u64)tid << 32 | pid;
+	p[1] = time;
+	p[2] = cpu;
+	p[3] = e->id;
+	return 4 * 8;
+}
+
+static int emit(struct perf_lbr *pl, __u32 type, __u16 misc, size_t size, __u64 time)
+{
+	struct perf_event_header *h = (void *)pl->buf;
+
+	h->type = type;
+	h->misc = misc;
+	h->size = size;
+	return pl->fn(h, time, pl->ctx);
+}
+
+/* A kernel-space MMAP as perf record writes it: pid -1, tid 0, misc KERNEL. */
+static int emit_kmmap(struct perf_lbr *pl, __u64 start, __u64 len, __u64 pgoff, const char *name)
+{
+	char *body = (char *)(pl->buf + 1);
+	size_t nlen = strlen(name) + 1, n;
+
+	*(__s32 *)body = -1;
+	*(__u32 *)(body + 4) = 0;
+	*(__u64 *)(body + 8) = start;
+	*(__u64 *)(body + 16) = len;
+	*(__u64 *)(body + 24) = pgoff;
+	memset(body + 32, 0, ALIGN8(nlen));
+	memcpy(body + 32, name, nlen);
+	n = 8 + 32 + ALIGN8(nlen);
+	n += put_trailer(&pl->evs[pl->nr_evs - 1], (__u64 *)((char *)pl->buf + n), -1, 0, 0, 0);
+	return emit(pl, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, n, 0);
+}
+
+static int emit_kernel_mmap(struct perf_lbr *pl)
+{
+	const struct ksym *text = ksyms__by_name(pl->ks, "_text");
+	const struct ksym *etext = ksyms__by_name(pl->ks, "_etext");
+
+	if (!text) {
+		fprintf(stderr, "kallsyms has no _text symbol: cannot map the kernel\n");
+		return -EINVAL;
+	}
+	/* pgoff = _text, so that perf can relocate a kallsyms copy from another boot */
+	return emit_kmmap(pl, text->addr, etext && etext->addr > text->addr ?
+			  etext->addr - text->addr : ~0ULL - text->addr, text->addr,
+			  "[kernel.kallsyms]_text");
+}
+
+static int emit_ksymbols(struct perf_lbr *pl)
+{
+	char mname[600];
+	size_t i, nlen, n;
+	int err;
+
+	for (i = 0; i < ksyms__count(pl->ks); i++) {
+		const struct ksym *s = ksyms__at(pl->ks, i);
+		char *body = (char *)(pl->buf + 1);
+
+		if (!s->module || strcmp(s->module, "bpf"))
+			continue;
+		nlen = strlen(s->name) + 1;
+		if (nlen > 512)
+			continue;
+		/*
+		 * A bracketed module map first: the KSYMBOL then adds its symbol to that map
+		 * instead of creating a DSO named after the program, on which perf 6.1 runs
+		 * addr2line for `report --branch-history` and dies of SIGPIPE when it fails.
+		 */
+		snprintf(mname, sizeof(mname), "[%s]", s->name);
+		err = emit_kmmap(pl, s->addr, s->size ? s->size : 1, 0, mname);
+		if (err)
+			return err;
+		/* addr, len, ksym_type 1 (BPF), flags 0, name */
+		*(__u64 *)body = s->addr;
+		*(__u32 *)(body + 8) = s->size ? s->size : 1;
+		*(__u16 *)(body + 12) = 1;
+		*(__u16 *)(body + 14) = 0;
+		memset(body + 16, 0, ALIGN8(nlen));
+		memcpy(body + 16, s->name, nlen);
+		n = 8 + 16 + ALIGN8(nlen);
+		n += put_trailer(&pl->evs[pl->nr_evs - 1], (__u64 *)((char *)pl->buf + n), 0, 0, 0, 0);
+		err = emit(pl, PERF_RECORD_KSYMBOL, PERF_RECORD_MISC_KERNEL, n, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static struct comm_slot *comm_slot(struct perf_lbr *pl, __u32 tid)
+{
+	size_t i, mask;
+
+	if (pl->nr_comms * 2 >= pl->comm_cap) {
+		struct comm_slot *old = pl->comms, *n;
+		size_t old_cap = pl->comm_cap;
+
+		pl->comm_cap = old_cap ? old_cap * 2 : 256;
+		pl->comms = calloc(pl->comm_cap, sizeof(*pl->comms));
+		if (!pl->comms) {
+			pl->comms = old;
+			pl->comm_cap = old_cap;
+			return NULL;
+		}
+		pl->nr_comms = 0;
+		for (i = 0; i < old_cap; i++) {
+			if (!old[i].used)
+				continue;
+			n = comm_slot(pl, old[i].tid);
+			*n = old[i];
+		}
+		free(old);
+	}
+	mask = pl->comm_cap - 1;
+	for (i = (tid * 2654435761u) & mask; pl->comms[i].used; i = (i + 1) & mask) {
+		if (pl->comms[i].tid == tid)
+			return &pl->comms[i];
+	}
+	pl->comms[i].used = true;
+	pl->comms[i].tid = tid;
+	pl->comms[i].comm[0] = '\0';
+	pl->nr_comms++;
+	return &pl->comms[i];
+}
+
+static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
+{
+	const struct lbr_event *e = &pl->evs[ev->ap];
+	char *body = (char *)(pl->buf + 1);
+	struct comm_slot *slot;
+	size_t len, n;
+
+	slot = comm_slot(pl, ev->tid);
+	if (!slot)
+		return -ENOMEM;
+	if (!strncmp(slot->comm, ev->comm, LBRSNAP_COMM_LEN))
+		return 0;
+	memcpy(slot->comm, ev->comm, LBRSNAP_COMM_LEN);
+	slot->comm[LBRSNAP_COMM_LEN - 1] = '\0';
+	if (pl->known && pl->known(ev->tid, pl->ctx))
+		return 0;
+	len = strlen(slot->comm) + 1;
+	*(__u32 *)body = ev->pid;
+	*(__u32 *)(body + 4) = ev->tid;
+	memset(body + 8, 0, ALIGN8(len));
+	memcpy(body + 8, slot->comm, len);
+	n = 8 + 8 + ALIGN8(len);
+	n += put_trailer(e, (__u64 *)((char *)pl->buf + n), ev->pid, ev->tid, ev->time_ns,
+			 ev->cpu);
+	return emit(pl, PERF_RECORD_COMM, 0, n, ev->time_ns);
+}
+
+static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
+{
+	const struct lbrsnap_event *ev = rec->ev;
+	const struct lbr_event *e = &pl->evs[ev->ap];
+	__u64 st = e->attr.sample_type, *p = pl->buf + 1;
+	struct lbr_raw raw;
+	unsigned int i;
+
+	*p++ = e->id;						/* IDENTIFIER */
+	*p++ = ev->nr_stack ? rec->stack[0] :			/* IP */
+	       e->ip ? e->ip : ev->nr_branches ? rec->branches[0].from : 0;
+	*p++ = (__u64)ev->tid << 32 | ev->pid;			/* TID */
+	*p++ = ev->time_ns;					/* TIME */
+	*p++ = ev->cpu;						/* CPU */
+	*p++ = 1;						/* PERIOD */
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		*p++ = ev->nr_stack ? ev->nr_stack + 1 : 0;
+		if (ev->nr_stack)
+			*p++ = PERF_CONTEXT_KERNEL;
+		for (i = 0; i < ev->nr_stack; i++)
+			*p++ = rec->stack[i];
+	}
+	memset(&raw, 0, sizeof(raw));
+	raw.common_type = e->attr.config;
+	raw.common_pid = ev->tid;
+	raw.ret = ev->flags & LBRSNAP_EV_HAS_RET ? ev->ret : 0;
+	raw.seq = ev->seq;
+	raw.lbr_ret = ev->lbr_ret;
+	raw.stack_err = ev->stack_err;
+	raw.flags = ev->flags;
+	raw.nr_branches = ev->nr_branches;
+	raw.nr_stack = ev->nr_stack;
+	raw.trim_branches = trim__branches(pl->ks, rec->branches, ev->nr_branches, e->target);
+	raw.trim_stack = trim__stack(pl->ks, rec->stack, ev->nr_stack, e->target);
+	*(__u32 *)p = RAW_SIZE;
+	memcpy((char *)p + 4, &raw, RAW_SIZE);
+	p += (4 + RAW_SIZE) / 8;
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		*p++ = ev->nr_branches;
+		memcpy(p, rec->branches, ev->nr_branches * sizeof(*rec->branches));
+		p += ev->nr_branches * 3;
+	}
+	return emit(pl, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, (char *)p - (char *)pl->buf,
+		    ev->time_ns);
+}
+
+static int emit_record(const struct lbr_record *rec, void *ctx)
+{
+	struct perf_lbr *pl = ctx;
+	int err;
+
+	if (rec->ev->ap >= pl->nr_aps) {
+		pl->nr_bad_ap++;
+		return 0;
+	}
+	err = emit_comm(pl, rec->ev);
+	if (err)
+		return err;
+	return emit_sample(pl, rec);
+}
+
+static int emit_losses(struct perf_lbr *pl)
+{
+	static const enum lbrsnap_loss causes[] = { LBRSNAP_LOSS_RINGBUF, LBRSNAP_LOSS_RECURSION };
+	size_t i, c, n;
+	__u64 count;
+	int err;
+
+	/* clobbered records were kept (flag in their raw data), so only these are lost */
+	for (i = 0; i < pl->nr_evs; i++) {
+		for (c = 0; c < sizeof(causes) / sizeof(causes[0]); c++) {
+			count = lbrfile__loss(pl->cap, i, causes[c]);
+			if (!count)
+				continue;
+			pl->buf[1] = pl->evs[i].id;
+			pl->buf[2] = count;
+			n = 3 * 8;
+			n += put_trailer(&pl->evs[i], pl->buf + 3, 0, 0, pl->last_time, 0);
+			err = emit(pl, PERF_RECORD_LOST, 0, n, pl->last_time);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
+		   perf_lbr_emit_fn fn, void *ctx)
+{
+	int err = 0;
+
+	pl->fn = fn;
+	pl->known = known;
+	pl->ctx = ctx;
+	pl->nr_comms = 0;
+	pl->nr_bad_ap = 0;
+	if (pl->comms)
+		memset(pl->comms, 0, pl->comm_cap * sizeof(*pl->comms));
+	if (kernel_mmap)
+		err = emit_kernel_mmap(pl);
+	if (!err)
+		err = emit_ksymbols(pl);
+	if (!err)
+		err = lbrfile__for_each(pl->cap, true, emit_record, pl);
+	if (!err)
+		err = emit_losses(pl);
+	if (pl->nr_bad_ap)
+		fprintf(stderr, "warning: %llu records name no attach point of the capture and were "
+			"left out\n", (unsigned long long)pl->nr_bad_ap);
+	return err;
+}
+
+int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path)
+{
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int err = 0;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return -ENOMEM;
+	f = fopen(tmp, "w");
+	if (!f || fwrite(pl->kallsyms, 1, pl->kallsyms_len, f) != pl->kallsyms_len)
+		err = -errno ? -errno : -EIO;
+	if (f && fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "%s: %s\n", path, strerror(-err));
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}

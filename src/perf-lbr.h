@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Capture records as perf events: one tracepoint-type event "lbr:<spec>" per attach point,
+ * whose samples carry the branch snapshot as BRANCH_STACK, the kernel stack as a CALLCHAIN
+ * (PERF_CONTEXT_KERNEL first) and the return value and record fields as tracepoint RAW data
+ * described by a format in HEADER_TRACING_DATA (system "lbr"), which is what makes
+ * `perf script` print "ret=-2" and hand the fields to scripts.
+ *
+ * Shared by `lbrsnap perf` (a new perf.data) and `lbrsnap inject` (merged into a recorded one).
+ */
+#ifndef LBRSNAP_PERF_LBR_H
+#define LBRSNAP_PERF_LBR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "lbrfile.h"
+#include "perf-data.h"
+
+#define PERF_LBR_SYSTEM		"lbr"
+
+/* Every attr carries these; CALLCHAIN/BRANCH_STACK are added when the records have them. */
+#define PERF_LBR_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+				 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+				 PERF_SAMPLE_RAW)
+
+struct perf_lbr_opts {
+	__u64 first_id;		/* sample ids first_id, first_id + 1, ... one per attach point */
+	__u32 first_tp_id;	/* tracepoint format ids, likewise */
+	bool sample_id_all;
+	__u64 read_format;
+	bool dummy;		/* add a side-band software event (standalone files) */
+};
+
+struct perf_lbr;
+
+int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_lbr_opts *o,
+		  struct perf_lbr **out);
+void perf_lbr__free(struct perf_lbr *pl);
+
+size_t perf_lbr__nr_events(const struct perf_lbr *pl);
+const struct perf_event_attr *perf_lbr__attr(const struct perf_lbr *pl, size_t i);
+__u64 perf_lbr__id(const struct perf_lbr *pl, size_t i);
+const char *perf_lbr__name(const struct perf_lbr *pl, size_t i);
+bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i);
+bool perf_lbr__has_ret(const struct perf_lbr *pl, size_t i);
+/* True if any event samples branch stacks (then HEADER_BRANCH_STACK belongs in the file). */
+bool perf_lbr__has_branches(const struct perf_lbr *pl);
+__u64 perf_lbr__first_time(const struct perf_lbr *pl);
+__u64 perf_lbr__last_time(const struct perf_lbr *pl);
+
+/*
+ * Emits, in time order: the kernel MMAP (if kernel_mmap), a KSYMBOL per BPF symbol, a COMM
+ * whenever a traced thread shows a new name (skipped for threads known() claims), a SAMPLE
+ * per record and a LOST per attach point and loss cause. time is the record's timestamp.
+ */
+typedef int (*perf_lbr_emit_fn)(const struct perf_event_header *rec, __u64 time, void *ctx);
+typedef bool (*perf_lbr_known_fn)(__u32 tid, void *ctx);
+int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
+		   perf_lbr_emit_fn fn, void *ctx);
+
+/* Writes the capture's kallsyms text to path (for `perf report --kallsyms`). */
+int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path);
+
+/*
+ * HEADER_TRACING_DATA: a new payload with the "lbr" system (orig NULL), or orig with the
+ * "lbr" system added. perf-tracing-data.c.
+ */
+int perf_lbr__tracing_data(const struct perf_lbr *pl, const void *orig, size_t orig_len,
+			   void **out, size_t *out_len);
+/* Highest event format ID in a TRACING_DATA payload (0 if none), or negative errno. */
+int perf_tracing_data__max_id(const void *data, size_t len, __u32 *max_id);
+
+/*
+ * HEADER_EVENT_DESC: orig (may be NULL) with add_sample_type or'ed into its attributes and
+ * an entry per lbr event appended. perf-event-desc.c.
+ */
+int perf_lbr__event_desc(const struct perf_lbr *pl, const void *orig, size_t orig_len,
+			 __u64 add_sample_type, void **out, size_t *out_len);
+
+/* Feature string: u32 len, NUL-terminated text padded to 8. Returns the bytes written. */
+size_t perf_feat__put_string(void *buf, const char *s);
+size_t perf_feat__string_size(const char *s);
+
+#endif /* LBRSNAP_PERF_LBR_H */

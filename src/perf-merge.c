@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Merging a capture into a perf.data recorded with `perf record -k mono`.
+ *
+ * The recorded file is streamed record by record; only the lbr records (small) are held,
+ * already in time order. Everything recorded is kept byte for byte, except that when its
+ * attributes lack PERF_SAMPLE_IDENTIFIER (a single event without -a) the id is added to
+ * every sample and sample_id trailer, because perf needs the id at the same place in all
+ * events once a second event exists.
+ *
+ * perf sorts the records of one round and flushes at each FINISHED_ROUND everything up to
+ * the newest time seen by the round before; a record older than what was flushed is "out of
+ * order". So before each FINISHED_ROUND we insert the lbr records not newer than the newest
+ * recorded time so far: they are newer than the previous round's insertions and so newer
+ * than anything perf has flushed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perf-convert.h"
+#include "perf-lbr.h"
+
+#define NO_TIME		(~0ULL)
+
+struct id_attr {
+	__u64 id;
+	size_t attr;
+};
+
+struct pending {
+	char *buf;		/* [u64 time][record] ... in time order */
+	size_t len, cap, pos;
+};
+
+struct merge {
+	const char *rec_path;
+	struct perf_reader *r;
+	struct perf_writer *w;
+	struct perf_lbr *pl;
+	bool add_identifier;	/* recorded attrs lack IDENTIFIER: add it everywhere */
+	bool sample_id_all;
+	int id_pos;		/* sample u64 index of PERF_SAMPLE_ID, -1 if none */
+	struct id_attr *ids;
+	size_t nr_ids;
+	__u32 *tids;		/* threads the recording names with COMM, sorted */
+	size_t nr_tids, cap_tids;
+	struct pending pend;
+	__u64 max_time;
+	__u64 first_time, last_time;
+	__u64 out[65536 / 8 + 1];
+};
+
+static int id_cmp(const void *a, const void *b)
+{
+	const struct id_attr *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct perf_event_attr *attr_of(struct merge *m, __u64 id)
+{
+	struct id_attr key = { .id = id }, *f;
+
+	if (perf_reader__nr_attrs(m->r) == 1)
+		return &perf_reader__attr(m->r, 0)->attr;
+	f = bsearch(&key, m->ids, m->nr_ids, sizeof(*m->ids), id_cmp);
+	return f ? &perf_reader__attr(m->r, f->attr)->attr : NULL;
+}
+
+/* What perf itself requires, plus what a merge needs: the clock and the id position. */
+static int check_attrs(struct merge *m)
+{
+	const struct perf_event_attr *a0 = &perf_reader__attr(m->r, 0)->attr, *a;
+	size_t i, j, n = perf_reader__nr_attrs(m->r);
+	void *aux;
+	size_t len;
+
+	m->sample_id_all = a0->sample_id_all;
+	m->id_pos = -1;
+	for (i = 0; i < n; i++) {
+		a = &perf_reader__attr(m->r, i)->attr;
+		if (!a->use_clockid || a->clockid != 1) {
+			fprintf(stderr, "%s: not recorded with CLOCK_MONOTONIC timestamps (%s); "
+				"lbr records can only be merged into a file from "
+				"`perf record -k mono ...`\n", m->rec_path,
+				a->use_clockid ? "another -k clock" : "perf's default clock");
+			return -EINVAL;
+		}
+		if (a->sample_id_all != m->sample_id_all) {
+			fprintf(stderr, "%s: events differ in sample_id_all\n", m->rec_path);
+			return -EINVAL;
+		}
+		if (!(a->sample_type & PERF_SAMPLE_IDENTIFIER))
+			m->add_identifier = true;
+	}
+	if (m->add_identifier && n > 1) {
+		if (!(a0->sample_type & PERF_SAMPLE_ID)) {
+			fprintf(stderr, "%s: several events without sample ids\n", m->rec_path);
+			return -EINVAL;
+		}
+		m->id_pos = __builtin_popcountll(a0->sample_type & (PERF_SAMPLE_IP |
+				PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
+	}
+	if (!perf_reader__feature(m->r, PERF_FEAT_AUXTRACE, &aux, &len)) {
+		free(aux);
+		fprintf(stderr, "%s: AUX area data (file offsets in its header) cannot be "
+			"merged\n", m->rec_path);
+		return -ENOTSUP;
+	}
+	for (i = 0; i < n; i++)
+		m->nr_ids += perf_reader__attr(m->r, i)->nr_ids;
+	m->ids = calloc(m->nr_ids ? m->nr_ids : 1, sizeof(*m->ids));
+	if (!m->ids)
+		return -ENOMEM;
+	m->nr_ids = 0;
+	for (i = 0; i < n; i++) {
+		const struct perf_file_attr *fa = perf_reader__attr(m->r, i);
+
+		for (j = 0; j < fa->nr_ids; j++) {
+			m->ids[m->nr_ids].id = fa->ids[j];
+			m->ids[m->nr_ids++].attr = i;
+		}
+	}
+	qsort(m->ids, m->nr_ids, sizeof(*m->ids), id_cmp);
+	return 0;
+}
+
+/* The sample id of a recorded record (0 if it has none), and its time or NO_TIME. */
+static __u64 record_time(struct merge *m, const struct perf_event_header *h, __u64 *id)
+{
+	const __u64 *body = (const void *)(h + 1), *end = (const void *)((char *)h + h->size);
+	const struct perf_event_attr *a = &perf_reader__attr(m->r, 0)->attr;
+	size_t nr = (h->size - sizeof(*h)) / 8;
+	int pos;
+
+	*id = perf_reader__attr(m->r, 0)->nr_ids ? perf_reader__attr(m->r, 0)->ids[0] : 0;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (!m->add_identifier && nr)
+			*id = body[0];
+		else if (m->id_pos >= 0 && (size_t)m->id_pos < nr)
+			*id = body[m->id_pos];
+		a = attr_of(m, *id);
+		pos = a ? perf_sample__time_pos(a->sample_type) : -1;
+		return pos >= 0 && (size_t)pos / 8 < nr ? body[pos / 8] : NO_TIME;
+	}
+	if (h->type >= PERF_RECORD_USER_TYPE_START || !m->sample_id_all)
+		return NO_TIME;
+	if (!m->add_identifier && nr)
+		*id = end[-1];
+	else if (m->id_pos >= 0 && (a->sample_type & PERF_SAMPLE_ID)) {
+		/* ID sits before STREAM_ID, CPU in the trailer */
+		pos = 1 + !!(a->sample_type & PERF_SAMPLE_STREAM_ID) +
+		      !!(a->sample_type & PERF_SAMPLE_CPU);
+		if ((size_t)pos <= nr)
+			*id = end[-pos];
+	}
+	a = attr_of(m, *id);
+	if (!a)
+		return NO_TIME;
+	pos = perf_sample__trailer_time_pos(a->sample_type);
+	return pos > 0 && (size_t)pos / 8 <= nr ? end[-pos / 8] : NO_TIME;
+}
+
+static int write_recorded(struct merge *m, const struct perf_event_header *h, __u64 id)
+{
+	struct perf_event_header *o = (void *)m->out;
+	bool sample = h->type == PERF_RECORD_SAMPLE;
+
+	if (!m->add_identifier ||
+	    (!sample && (h->type >= PERF_RECORD_USER_TYPE_START || !m->sample_id_all)))
+		return perf_writer__write(m->w, h);
+	if (h->size + 8 > 0xffff) {
+		fprintf(stderr, "%s: record at %#llx too large to add a sample id\n", m->rec_path,
+			(unsigned long long)perf_reader__offset(m->r));
+		return -E2BIG;
+	}
+	*o = *h;
+	o->size += 8;
+	if (sample) {
+		m->out[1] = id;
+		memcpy(&m->out[2], h + 1, h->size - sizeof(*h));
+	} else {
+		memcpy(o + 1, h + 1, h->size - sizeof(*h));
+		memcpy((char *)o + h->size, &id, 8);
+	}
+	return perf_writer__write(m->w, o);
+}
+
+static int pending_add(const struct perf_event_header *rec, __u64 time, void *ctx)
+{
+	struct pending *p = &((struct merge *)ctx)->pend;
+	char *n;
+
+	if (p->len + 8 + rec->size > p->cap) {
+		p->cap = (p->len + 8 + rec->size) * 2;
+		n = realloc(p->buf, p->cap);
+		if (!n)
+			return -ENOMEM;
+		p->buf = n;
+	}
+	memcpy(p->buf + p->len, &time, 8);
+	memcpy(p->buf + p->len + 8, rec, rec->size);
+	p->len += 8 + rec->size;
+	return 0;
+}
+
+/* Writes the held lbr records with time <= limit. */
+static int pending_flush(struct merge *m, __u64 limit)
+{
+	struct pending *p = &m->pend;
+	const struct perf_event_header *h;
+	__u64 time;
+	int err;
+
+	while (p->pos < p->len) {
+		memcpy(&time, p->buf + p->pos, 8);
+		if (time > limit)
+			break;
+		h = (const void *)(p->buf + p->pos + 8);
+		err = perf_writer__write(m->w, h);
+		if (err)
+			return err;
+		p->pos += 8 + h->size;
+	}
+	return 0;
+}
+
+static bool tid_known(__u32 tid, void *ctx)
+{
+	struct merge *m = ctx;
+
+	return bsearch(&tid, m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
+}
+
+/* First pass: the threads the recording already names, so their COMMs stay perf's own. */
+static int collect_tids(struct merge *m)
+{
+	const struct perf_event_header *h;
+	__u32 *n;
+	int ret;
+
+	while ((ret = perf_reader__next(m->r, &h)) > 0) {
+		if (h->type != PERF_RECORD_COMM || h->size < sizeof(*h) + 8)
+			continue;
+		if (m->nr_tids == m->cap_tids) {
+			m->cap_tids = m->cap_tids ? m->cap_tids * 2 : 1024;
+			n = realloc(m->tids, m->cap_tids * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			m->tids = n;
+		}
+		m->tids[m->nr_tids++] = ((const __u32 *)(h + 1))[1];
+	}
+	qsort(m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
+	perf_reader__rewind(m->r);
+	return ret;
+}
+
+static int copy_data(struct merge *m)
+{
+	const struct perf_event_header *h;
+	__u64 t, id;
+	int ret, err;
+
+	while ((ret = perf_reader__next(m->r, &h)) > 0) {
+		if (h->type == PERF_RECORD_FINISHED_ROUND) {
+			err = pending_flush(m, m->max_time);
+			if (err)
+				return err;
+			err = perf_writer__write(m->w, h);
+			if (err)
+				return err;
+			continue;
+		}
+		t = record_time(m, h, &id);
+		if (t != NO_TIME && t > m->max_time)
+			m->max_time = t;
+		if (t != NO_TIME && h->type == PERF_RECORD_SAMPLE) {
+			if (!m->first_time || t < m->first_time)
+				m->first_time = t;
+			if (t > m->last_time)
+				m->last_time = t;
+		}
+		err = write_recorded(m, h, id);
+		if (err)
+			return err;
+	}
+	if (ret < 0)
+		return ret;
+	return pending_flush(m, NO_TIME);
+}
+
+static int add_attrs(struct merge *m)
+{
+	size_t i;
+	__u64 id;
+	int err;
+
+	for (i = 0; i < perf_reader__nr_attrs(m->r); i++) {
+		const struct perf_file_attr *fa = perf_reader__attr(m->r, i);
+		struct perf_event_attr a = fa->attr;
+
+		if (m->add_identifier)
+			a.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		err = perf_writer__add_attr(m->w, &a, fa->ids, fa->nr_ids);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < perf_lbr__nr_events(m->pl); i++) {
+		id = perf_lbr__id(m->pl, i);
+		err = perf_writer__add_attr(m->w, perf_lbr__attr(m->pl, i), &id, 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* One feature of the recording, as it goes into the merged file. */
+static int merge_feature(struct merge *m, int bit, void *d, size_t len)
+{
+	__u64 add = m->add_identifier ? PERF_SAMPLE_IDENTIFIER : 0, *t = d;
+	void *n = NULL;
+	size_t nlen;
+	int err;
+
+	switch (bit) {
+	case PERF_FEAT_TRACING_DATA:
+		err = perf_lbr__tracing_data(m->pl, d, len, &n, &nlen);
+		break;
+	case PERF_FEAT_EVENT_DESC:
+		err = perf_lbr__event_desc(m->pl, d, len, add, &n, &nlen);
+		break;
+	case PERF_FEAT_SAMPLE_TIME:
+		if (len >= 16 && m->first_time && m->first_time < t[0])
+			t[0] = m->first_time;
+		if (len >= 16 && perf_lbr__last_time(m->pl) > t[1])
+			t[1] = perf_lbr__last_time(m->pl);
+		return perf_writer__feature(m->w, bit, d, len);
+	default:
+		return perf_writer__feature(m->w, bit, d, len);
+	}
+	if (err) {
+		fprintf(stderr, "%s: cannot extend feature %d: %s\n", m->rec_path, bit,
+			err == -EEXIST ? "lbr events are already merged in" : strerror(-err));
+		return err;
+	}
+	err = perf_writer__feature(m->w, bit, n, nlen);
+	free(n);
+	return err;
+}
+
+static int write_features(struct merge *m)
+{
+	const struct perf_file_header *fh = perf_reader__header(m->r);
+	size_t len;
+	void *d;
+	int bit, err;
+
+	for (bit = 0; bit < PERF_FEAT_BITS; bit++) {
+		if (!perf_feat__test(fh->features, bit))
+			continue;
+		err = perf_reader__feature(m->r, bit, &d, &len);
+		if (err)
+			return err;
+		err = merge_feature(m, bit, d, len);
+		free(d);
+		if (err)
+			return err;
+	}
+	if (!perf_feat__test(fh->features, PERF_FEAT_TRACING_DATA)) {
+		err = perf_lbr__tracing_data(m->pl, NULL, 0, &d, &len);
+		if (err)
+			return err;
+		err = perf_writer__feature(m->w, PERF_FEAT_TRACING_DATA, d, len);
+		free(d);
+		if (err)
+			return err;
+	}
+	if (perf_lbr__has_branches(m->pl))
+		return perf_writer__feature(m->w, PERF_FEAT_BRANCH_STACK, NULL, 0);
+	return 0;
+}
+
+/* Sample ids and tracepoint format ids the recording does not use. */
+static int lbr_opts(struct merge *m, struct perf_lbr_opts *o)
+{
+	__u32 max_tp = 0;
+	size_t len;
+	void *d;
+	int err;
+
+	o->first_id = m->nr_ids ? m->ids[m->nr_ids - 1].id + 1 : 1;
+	o->sample_id_all = m->sample_id_all;
+	o->read_format = perf_reader__attr(m->r, 0)->attr.read_format;
+	err = perf_reader__feature(m->r, PERF_FEAT_TRACING_DATA, &d, &len);
+	if (err == -ENOENT) {
+		o->first_tp_id = 1;
+		return 0;
+	}
+	if (err)
+		return err;
+	err = perf_tracing_data__max_id(d, len, &max_tp);
+	free(d);
+	if (err) {
+		fprintf(stderr, "%s: %s\n", m->rec_path, err == -EEXIST ?
+			"lbr events are already merged in" : "cannot parse its tracing data");
+		return err;
+	}
+	o->first_tp_id = max_tp + 1;
+	return 0;
+}
+
+int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
+	       const char *kallsyms_path)
+{
+	struct perf_lbr_opts o = { 0 };
+	struct lbrfile *cap = NULL;
+	struct merge m = { .rec_path = rec_path };
+	int err;
+
+	err = perf_reader__open(rec_path, &m.r);
+	if (err)
+		return err;
+	err = check_attrs(&m);
+	if (err)
+		goto cleanup;
+	err = lbr_opts(&m, &o);
+	if (err)
+		goto cleanup;
+	err = lbrfile__open(cap_path, &cap);
+	if (err) {
+		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path, strerror(-err));
+		goto cleanup;
+	}
+	err = perf_lbr__new(cap, cap_path, &o, &m.pl);
+	if (err)
+		goto cleanup;
+	err = collect_tids(&m);
+	if (err)
+		goto cleanup;
+	/* the recording has its own kernel MMAP */
+	err = perf_lbr__emit(m.pl, false, tid_known, pending_add, &m);
+	if (err)
+		goto cleanup;
+	err = perf_writer__create(out_path, perf_reader__attr_bytes(m.r), &m.w);
+	if (err)
+		goto cleanup;
+	err = add_attrs(&m);
+	if (!err)
+		err = copy_data(&m);
+	if (!err)
+		err = write_features(&m);
+	if (!err && kallsyms_path)
+		err = perf_lbr__save_kallsyms(m.pl, kallsyms_path);
+	if (err)
+		goto cleanup;
+	err = perf_writer__close(m.w);
+	m.w = NULL;
+cleanup:
+	perf_writer__abort(m.w);
+	perf_lbr__free(m.pl);
+	lbrfile__close(cap);
+	perf_reader__close(m.r);
+	free(m.pend.buf);
+	free(m.ids);
+	free(m.tids);
+	return err;
+}

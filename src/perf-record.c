@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * lbrsnap perf record (perf lbr perf record): one command that runs `perf record -k mono`
+ * next to an lbrsnap capture and leaves one merged perf.data.
+ *
+ * The capture attaches first (capture__open() returns once every program is attached), so
+ * perf's workload never runs untraced; then perf record runs as a child with the user's
+ * --perf-args and the command. When perf exits the capture is drained and finished, and the
+ * two files are merged (perf-merge.c). Ctrl-C reaches perf through the terminal's process
+ * group; perf ends its recording and we finish after it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wordexp.h>
+#include <sys/wait.h>
+#include "capture-engine.h"
+#include "lbrfile.h"
+#include "perf-convert.h"
+#include "perf-record.h"
+
+static volatile sig_atomic_t term_requested;
+
+static void on_term(int sig)
+{
+	term_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: lbrsnap perf record [-e SPEC]... [--perf-args ARGS] [-o FILE] [-- command [args]]\n"
+"\n"
+"Runs `perf record -k mono ARGS [-- command]` while capturing LBR snapshots (or kernel\n"
+"stacks) and writes one perf.data with both; see lbrsnap-perf(1).\n"
+"\n"
+"  -e, --event SPEC        attach point, repeatable (as lbrsnap record)\n"
+"      --perf-args ARGS    arguments for perf record, shell-quoted (e.g. '-e sched:* -a')\n"
+"  -o, --output FILE       merged perf.data (default perf.data)\n"
+"  -a, --all-cpus          capture system-wide even with a command (default: perf record\n"
+"                          and its command, with their children)\n"
+"      --stack             capture kernel stacks as well as LBR\n"
+"      --errors            only return values -4095..-1\n"
+"  -p, --pid PID           capture only this process\n"
+"      --comm NAME         capture only tasks with this comm\n"
+"  -j, --branch-filter F   LBR branch filter, perf syntax (default any,k)\n"
+"      --keep              keep the intermediate OUTPUT.rec and OUTPUT.lbrsnap.data\n"
+"      --perf PATH         perf binary (default: perf from PATH)\n"
+"  -h, --help              this text\n");
+}
+
+/*
+ * perf record -k mono ARGS -o rec [-- cmd...], as a child held until a byte arrives on
+ * *go_fd (EOF: exit without running perf); returns its pid.
+ */
+static pid_t start_perf(const char *perf, const char *args, const char *rec, char **cmd,
+			int nr_cmd, int *go_fd)
+{
+	int go[2];
+	wordexp_t we = { 0 };
+	char **argv;
+	int i, n = 0;
+	pid_t pid;
+
+	if (args && wordexp(args, &we, WRDE_NOCMD | WRDE_UNDEF)) {
+		fprintf(stderr, "lbrsnap perf record: cannot split --perf-args '%s'\n", args);
+		return -1;
+	}
+	argv = calloc(we.we_wordc + nr_cmd + 8, sizeof(*argv));
+	if (!argv) {
+		wordfree(&we);
+		return -1;
+	}
+	argv[n++] = (char *)perf;
+	argv[n++] = "record";
+	argv[n++] = "-k";
+	argv[n++] = "mono";
+	for (i = 0; i < (int)we.we_wordc; i++)
+		argv[n++] = we.we_wordv[i];
+	argv[n++] = "-o";
+	argv[n++] = (char *)rec;
+	if (nr_cmd)
+		argv[n++] = "--";
+	for (i = 0; i < nr_cmd; i++)
+		argv[n++] = cmd[i];
+	if (pipe2(go, O_CLOEXEC)) {
+		pid = -1;
+		goto cleanup;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char ch;
+
+		close(go[1]);
+		/* the ignored SIGINT would survive exec and reach perf's command */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(go[0], &ch, 1) != 1)
+			_exit(127);
+		execvp(perf, argv);
+		fprintf(stderr, "lbrsnap perf record: cannot run %s: %s\n", perf, strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	*go_fd = go[1];
+	if (pid < 0) {
+		close(go[1]);
+		*go_fd = -1;
+	}
+cleanup:
+	if (pid < 0)
+		fprintf(stderr, "lbrsnap perf record: cannot start perf: %s\n", strerror(errno));
+	free(argv);
+	if (args)
+		wordfree(&we);
+	return pid;
+}
+
+/* Polls the capture into w until perf exits; returns perf's exit status or -errno. */
+static int capture_while(struct capture *c, struct lbrfile_writer *w, pid_t perf_pid)
+{
+	int status, n;
+
+	for (;;) {
+		n = capture__poll(c, w, 100);
+		if (n < 0)
+			return n;
+		if (term_requested) {
+			kill(perf_pid, SIGTERM);
+			term_requested = 0;
+		}
+		if (waitpid(perf_pid, &status, WNOHANG) == perf_pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	}
+}
+
+struct record_args {
+	struct capture_opts opts;
+	const char **events;
+	const char *perf_args;
+	const char *output;
+	const char *perf;
+	bool keep;
+	bool all;
+};
+
+enum { OPT_PERF_ARGS = 256, OPT_STACK, OPT_ERRORS, OPT_COMM, OPT_KEEP, OPT_PERF };
+
+static int parse_args(int argc, char **argv, struct record_args *a)
+{
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "perf-args", required_argument, NULL, OPT_PERF_ARGS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "stack", no_argument, NULL, OPT_STACK },
+		{ "errors", no_argument, NULL, OPT_ERRORS },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "branch-filter", required_argument, NULL, 'j' },
+		{ "keep", no_argument, NULL, OPT_KEEP },
+		{ "perf", required_argument, NULL, OPT_PERF },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char **ev;
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:o:p:j:ah", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			ev = realloc(a->events, (a->opts.nr_events + 1) * sizeof(*ev));
+			if (!ev)
+				return 1;
+			a->events = ev;
+			a->events[a->opts.nr_events++] = optarg;
+			break;
+		case OPT_PERF_ARGS:
+			a->perf_args = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case OPT_STACK:
+			a->opts.stack = true;
+			break;
+		case OPT_ERRORS:
+			a->opts.errors = true;
+			break;
+		case 'p':
+			a->opts.pid = strtoul(optarg, &end, 10);
+			if (*end || !a->opts.pid) {
+				fprintf(stderr, "lbrsnap perf record: bad --pid '%s'\n", optarg);
+				return 129;
+			}
+			break;
+		case OPT_COMM:
+			if (!*optarg || strlen(optarg) >= LBRSNAP_COMM_LEN) {
+				fprintf(stderr, "lbrsnap perf record: bad --comm '%s'\n", optarg);
+				return 129;
+			}
+			a->opts.comm = optarg;
+			break;
+		case 'j':
+			a->opts.branch_filter = optarg;
+			break;
+		case 'a':
+			a->all = true;
+			break;
+		case OPT_KEEP:
+			a->keep = true;
+			break;
+		case OPT_PERF:
+			a->perf = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			usage(stderr);
+			return 129;
+		}
+	}
+	if (!a->opts.nr_events)
+		a->opts.errors = true;	/* lbrsnap record's default: failing syscalls */
+	/* with a command, the capture follows perf and its children as perf does */
+	a->opts.follow = optind < argc && !a->all && !a->opts.pid;
+	a->opts.events = a->events;
+	return 0;
+}
+
+int perf_record_main(int argc, char **argv)
+{
+	struct record_args a = { .output = "perf.data", .perf = "perf" };
+	char *rec = NULL, *cap = NULL, *ksyms = NULL, err[1024];
+	struct lbrfile_writer *w = NULL;
+	struct sigaction sa = { 0 };
+	struct capture_stats st;
+	struct capture *c = NULL;
+	pid_t perf_pid = -1;
+	int ret, perf_rc, err_close, go_fd = -1;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		goto cleanup;
+	ret = 1;
+	if (asprintf(&rec, "%s.rec", a.output) < 0 ||
+	    asprintf(&cap, "%s.lbrsnap.data", a.output) < 0 ||
+	    asprintf(&ksyms, "%s.kallsyms", a.output) < 0)
+		goto cleanup;
+	if (capture__open(&a.opts, &c, err, sizeof(err))) {
+		fprintf(stderr, "lbrsnap perf record: %s\n", err);
+		goto cleanup;
+	}
+	if (!capture__has_lbr(c))
+		fprintf(stderr, "lbrsnap perf record: no LBR here (%s): capturing kernel stacks\n",
+			capture__lbr_why(c));
+	if (lbrfile_writer__create(cap, &w) || capture__write_header(c, w)) {
+		fprintf(stderr, "lbrsnap perf record: cannot write '%s'\n", cap);
+		goto cleanup;
+	}
+	/* Ctrl-C goes to perf too (same process group); we stop when perf has stopped */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	unlink(rec);	/* its existence afterwards says perf record worked */
+	perf_pid = start_perf(a.perf, a.perf_args, rec, argv + optind, argc - optind, &go_fd);
+	if (perf_pid < 0)
+		goto cleanup;
+	if (a.opts.follow && capture__follow(c, perf_pid)) {
+		fprintf(stderr, "lbrsnap perf record: cannot follow perf's pid %d\n", perf_pid);
+		goto cleanup;
+	}
+	if (write(go_fd, "g", 1) != 1)
+		goto cleanup;
+	close(go_fd);
+	go_fd = -1;
+	perf_rc = capture_while(c, w, perf_pid);
+	if (perf_rc < 0) {
+		fprintf(stderr, "lbrsnap perf record: writing '%s': %s\n", cap, strerror(-perf_rc));
+		goto cleanup;
+	}
+	perf_pid = -1;
+	if (capture__finish(c, w, &st)) {
+		fprintf(stderr, "lbrsnap perf record: cannot finish '%s'\n", cap);
+		goto cleanup;
+	}
+	err_close = lbrfile_writer__close(w);
+	w = NULL;
+	if (err_close) {
+		fprintf(stderr, "lbrsnap perf record: cannot write '%s': %s\n", cap,
+			strerror(-err_close));
+		goto cleanup;
+	}
+	capture__close(c);
+	c = NULL;
+	/* perf record exits with its command's status: its file tells whether it worked */
+	if (access(rec, R_OK)) {
+		fprintf(stderr, "lbrsnap perf record: perf record failed (exit status %d); "
+			"capture kept in %s\n", perf_rc, cap);
+		a.keep = true;
+		goto cleanup;
+	}
+	if (perf_merge(rec, cap, a.output, ksyms)) {
+		a.keep = true;
+		goto cleanup;
+	}
+	fprintf(stderr, "lbrsnap perf record: wrote %s (%llu lbr records, %llu lost) and %s\n",
+		a.output, (unsigned long long)st.records,
+		(unsigned long long)(st.lost[LBRSNAP_LOSS_RINGBUF] +
+				     st.lost[LBRSNAP_LOSS_RECURSION]), ksyms);
+	ret = perf_rc;
+cleanup:
+	if (go_fd >= 0)
+		close(go_fd);
+	if (perf_pid > 0) {
+		kill(perf_pid, SIGTERM);
+		waitpid(perf_pid, NULL, 0);
+	}
+	lbrfile_writer__abort(w);
+	capture__close(c);
+	if (!a.keep && rec && cap) {
+		unlink(rec);
+		unlink(cap);
+	}
+	free(rec);
+	free(cap);
+	free(ksyms);
+	free(a.events);
+	return ret < 0 ? 0 : ret;
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * HEADER_TRACING_DATA for the "lbr" events: the tracing-data stream perf reads with
+ * libtraceevent (trace_report()): "\x17\x08\x44tracing", version "0.6", endianness, long
+ * size, page size, header_page, header_event, ftrace formats, per-system event formats,
+ * kallsyms, printk formats, saved cmdlines. A recorded file's payload is kept as is with the
+ * "lbr" system appended to its systems; the format IDs go above every ID it uses.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perf-lbr.h"
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+/* Offsets match struct lbr_raw in perf-lbr.c. */
+static const char format_fields[] =
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:long long ret;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:unsigned long long seq;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int lbr_ret;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int stack_err;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int flags;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned short nr_branches;\toffset:36;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned short nr_stack;\toffset:38;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned short trim_branches;\toffset:40;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned short trim_stack;\toffset:42;\tsize:2;\tsigned:0;\n"
+	"\n";
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+static void buf_put(struct buf *b, const void *data, size_t len)
+{
+	char *n;
+
+	if (b->err)
+		return;
+	if (b->len + len > b->cap) {
+		size_t cap = (b->len + len) * 2 + 4096;
+
+		n = realloc(b->p, cap);
+		if (!n) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->p = n;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+static void buf_u32(struct buf *b, __u32 v)
+{
+	buf_put(b, &v, 4);
+}
+
+static void buf_u64(struct buf *b, __u64 v)
+{
+	buf_put(b, &v, 8);
+}
+
+/* A format name must be a C identifier: "fexit:do_sys_openat2" -> "fexit__do_sys_openat2". */
+static void format_name(const char *spec, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *spec && o + 3 < size; spec++) {
+		if (*spec == ':') {
+			out[o++] = '_';
+			out[o++] = '_';
+		} else {
+			out[o++] = (*spec >= 'a' && *spec <= 'z') || (*spec >= 'A' && *spec <= 'Z') ||
+				   (*spec >= '0' && *spec <= '9') ? *spec : '_';
+		}
+	}
+	out[o] = '\0';
+}
+
+static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
+{
+	char name[256], *text;
+	size_t i;
+	int n;
+
+	buf_put(b, PERF_LBR_SYSTEM, sizeof(PERF_LBR_SYSTEM));
+	for (i = 0; perf_lbr__is_tracepoint(pl, i); i++)
+		;
+	buf_u32(b, i);
+	for (i = 0; perf_lbr__is_tracepoint(pl, i); i++) {
+		const struct perf_event_attr *a = perf_lbr__attr(pl, i);
+		const char *spec = strchr(perf_lbr__name(pl, i), ':') + 1;
+		/* ret only means something where the capture stores one */
+		bool ret = perf_lbr__has_ret(pl, i);
+
+		format_name(spec, name, sizeof(name));
+		n = asprintf(&text, "name: %s\nID: %llu\n%sprint fmt: \"%s\", %s\n", name,
+			     (unsigned long long)a->config, format_fields,
+			     ret ? "ret=%lld branches=%u stack=%u" : "branches=%u stack=%u",
+			     ret ? "REC->ret, REC->nr_branches, REC->nr_stack" :
+				   "REC->nr_branches, REC->nr_stack");
+		if (n < 0) {
+			b->err = -ENOMEM;
+			return;
+		}
+		buf_u64(b, n);
+		buf_put(b, text, n);
+		free(text);
+	}
+}
+
+/* Walks a tracing-data payload; offsets of the systems count and of the end of the systems. */
+struct td_layout {
+	size_t systems_pos;
+	size_t systems_end;
+	__u32 max_id;
+};
+
+static int td_need(size_t pos, size_t want, size_t len)
+{
+	return want > len || pos > len - want ? -EINVAL : 0;
+}
+
+static void td_scan_ids(const char *text, size_t len, __u32 *max_id)
+{
+	const char *p = text, *end = text + len;
+	unsigned long id;
+
+	while (p < end && (p = memmem(p, end - p, "ID: ", 4))) {
+		if (p == text || p[-1] == '\n') {
+			id = strtoul(p + 4, NULL, 10);
+			if (id > *max_id && id < (1UL << 31))
+				*max_id = id;
+		}
+		p += 4;
+	}
+}
+
+/* "u32 count" then count times "u64 size, text": event format files; notes their IDs. */
+static int td_files(const char *d, size_t len, size_t *pos, __u32 *max_id)
+{
+	__u64 size;
+	__u32 n, i;
+
+	if (td_need(*pos, 4, len))
+		return -EINVAL;
+	memcpy(&n, d + *pos, 4);
+	*pos += 4;
+	for (i = 0; i < n; i++) {
+		if (td_need(*pos, 8, len))
+			return -EINVAL;
+		memcpy(&size, d + *pos, 8);
+		*pos += 8;
+		if (td_need(*pos, size, len))
+			return -EINVAL;
+		td_scan_ids(d + *pos, size, max_id);
+		*pos += size;
+	}
+	return 0;
+}
+
+/* "NAME\0" then "u64 size, text": header_page and header_event. */
+static int td_header(const char *d, size_t len, size_t *pos, const char *name)
+{
+	size_t nlen = strlen(name) + 1;
+	__u64 size;
+
+	if (td_need(*pos, nlen + 8, len) || memcmp(d + *pos, name, nlen))
+		return -EINVAL;
+	memcpy(&size, d + *pos + nlen, 8);
+	*pos += nlen + 8;
+	if (td_need(*pos, size, len))
+		return -EINVAL;
+	*pos += size;
+	return 0;
+}
+
+static int td_parse(const char *d, size_t len, struct td_layout *l)
+{
+	size_t pos, slen;
+	__u32 i, nsys;
+
+	memset(l, 0, sizeof(*l));
+	if (len < 10 || memcmp(d, "\x17\x08\x44tracing", 10))
+		return -EINVAL;
+	pos = 10;
+	slen = strnlen(d + pos, len - pos);
+	if (pos + slen >= len)
+		return -EINVAL;
+	pos += slen + 1;
+	if (td_need(pos, 6, len) || d[pos] != 0)	/* little endian only */
+		return -EINVAL;
+	pos += 6;					/* endian, long size, page size */
+	if (td_header(d, len, &pos, "header_page") || td_header(d, len, &pos, "header_event") ||
+	    td_files(d, len, &pos, &l->max_id) || td_need(pos, 4, len))
+		return -EINVAL;
+	l->systems_pos = pos;
+	memcpy(&nsys, d + pos, 4);
+	pos += 4;
+	for (i = 0; i < nsys; i++) {
+		slen = strnlen(d + pos, len - pos);
+		if (pos + slen >= len)
+			return -EINVAL;
+		if (!strcmp(d + pos, PERF_LBR_SYSTEM))
+			return -EEXIST;
+		pos += slen + 1;
+		if (td_files(d, len, &pos, &l->max_id))
+			return -EINVAL;
+	}
+	l->systems_end = pos;
+	return 0;
+}
+
+int perf_tracing_data__max_id(const void *data, size_t len, __u32 *max_id)
+{
+	struct td_layout l;
+	int err = td_parse(data, len, &l);
+
+	if (err)
+		return err;
+	*max_id = l.max_id;
+	return 0;
+}
+
+int perf_lbr__tracing_data(const struct perf_lbr *pl, const void *orig, size_t orig_len,
+			   void **out, size_t *out_len)
+{
+	struct buf b = { 0 };
+	struct td_layout l;
+	__u32 nsys;
+	int err;
+
+	if (orig) {
+		err = td_parse(orig, orig_len, &l);
+		if (err)
+			return err;
+		memcpy(&nsys, (const char *)orig + l.systems_pos, 4);
+		buf_put(&b, orig, l.systems_pos);
+		buf_u32(&b, nsys + 1);
+		buf_put(&b, (const char *)orig + l.systems_pos + 4, l.systems_end - l.systems_pos - 4);
+		put_lbr_system(pl, &b);
+		buf_put(&b, (const char *)orig + l.systems_end, orig_len - l.systems_end);
+	} else {
+		buf_put(&b, "\x17\x08\x44tracing" "0.6", 14);	/* with the version's NUL */
+		buf_put(&b, "\0\x08", 2);			/* little endian, 8-byte long */
+		buf_u32(&b, 4096);
+		buf_put(&b, "header_page", 12);
+		buf_u64(&b, sizeof(header_page) - 1);
+		buf_put(&b, header_page, sizeof(header_page) - 1);
+		buf_put(&b, "header_event", 13);
+		buf_u64(&b, 0);			/* perf skips it: no ring-buffer pages here */
+		buf_u32(&b, 0);			/* ftrace formats */
+		buf_u32(&b, 1);			/* systems */
+		put_lbr_system(pl, &b);
+		buf_u32(&b, 0);			/* kallsyms: perf resolves through its maps */
+		buf_u32(&b, 0);			/* printk formats */
+		buf_u64(&b, 0);			/* saved cmdlines: COMM records name tasks */
+	}
+	if (b.err) {
+		free(b.p);
+		return b.err;
+	}
+	*out = b.p;
+	*out_len = b.len;
+	return 0;
+}
