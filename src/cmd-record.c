@@ -21,6 +21,7 @@
 #include "capture-engine.h"
 #include "commands.h"
 #include "lbrfile.h"
+#include "perf-record.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -53,6 +54,8 @@ static void usage(FILE *out)
 "      --ringbuf SIZE      ring buffer bytes, power of two, K/M suffix (default 8M)\n"
 "      --slots N           snapshot slots per attach point (1, 2, 4, 8; default 8)\n"
 "  -v, --verbose           more messages (memory per attach point); -vv: libbpf logs\n"
+"      --perf-args ARGS    run `perf record -k mono ARGS` alongside and write one merged\n"
+"                          perf.data to -o (see lbrsnap-perf(1))\n"
 "  -h, --help              this text\n"
 "\n"
 "Without a command, captures system-wide until Ctrl-C or --duration.\n");
@@ -273,6 +276,11 @@ int cmd_record(int argc, char **argv)
 	size_t i;
 	int opt, ret = 1, status, n;
 
+	/* with perf alongside, the one-command path owns the whole command line */
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--"); i++) {
+		if (!strncmp(argv[i], "--perf-args", 11))
+			return perf_record_main(argc, argv);
+	}
 	while ((opt = getopt_long(argc, argv, "+e:o:p:t:j:ad:vh", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
