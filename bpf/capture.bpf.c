@@ -47,6 +47,7 @@ const volatile bool filter_ret_on;
 const volatile __s64 filter_ret;
 const volatile __u32 sample_every;
 const volatile bool want_stack;
+const volatile bool want_lbr;		/* LBR is on: reserve room for branches */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -61,8 +62,9 @@ struct {
 	__type(value, __u8);
 } follow SEC(".maps");
 
-#define REC_SIZE (sizeof(struct lbrsnap_event) + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + \
-		  LBRSNAP_MAX_STACK * 8)
+#define BRANCHES_SIZE (LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE)
+#define STACK_SIZE (LBRSNAP_MAX_STACK * 8)
+#define HDR_SIZE sizeof(struct lbrsnap_event)
 
 static __always_inline bool comm_matches(const char *comm)
 {
@@ -138,7 +140,13 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		goto done;
 	}
 
-	ev = bpf_ringbuf_reserve(&events, REC_SIZE, 0);
+	/* records are reserved at their largest; without LBR that is the stack alone */
+	if (!want_lbr)
+		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + STACK_SIZE, 0);
+	else if (want_stack)
+		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + BRANCHES_SIZE + STACK_SIZE, 0);
+	else
+		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + BRANCHES_SIZE, 0);
 	if (!ev) {
 		__sync_fetch_and_add(&stats[idx].lost[LBRSNAP_LOSS_RINGBUF], 1);
 		goto done;
@@ -155,7 +163,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	ev->nr_branches = 0;
 	ev->nr_stack = 0;
 	ev->seq = t;
-	if (lbr_ret > 0) {
+	if (want_lbr && lbr_ret > 0) {
 		n = lbr_ret / LBRSNAP_BRANCH_SIZE;
 		if (n > LBRSNAP_MAX_BRANCHES)
 			n = LBRSNAP_MAX_BRANCHES;
@@ -170,7 +178,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		}
 	}
 	if (want_stack) {
-		__u32 off = ev->nr_branches;
+		__u32 off = want_lbr ? ev->nr_branches : 0;
 		long sret;
 
 		if (off > LBRSNAP_MAX_BRANCHES)

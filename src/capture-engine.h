@@ -21,6 +21,13 @@
 
 struct lbrfile_writer;
 
+/* Where LBR comes from: --lbr=auto|off|external */
+enum capture_lbr_mode {
+	CAPTURE_LBR_AUTO = 0,		/* open branch-stack events; kernel stacks if impossible */
+	CAPTURE_LBR_OFF,		/* kernel stacks only */
+	CAPTURE_LBR_EXTERNAL,		/* snapshot, but leave enabling LBR to another tool */
+};
+
 struct capture_opts {
 	const char *const *events;	/* attach specs; none = the documented default */
 	size_t nr_events;
@@ -33,6 +40,7 @@ struct capture_opts {
 	__u32 sample;			/* --sample N: keep 1 of N (0, 1: all) */
 	bool stack;			/* --stack: kernel stacks as well as LBR */
 	const char *branch_filter;	/* -j, perf syntax; NULL = "any,k" */
+	enum capture_lbr_mode lbr_mode;
 	__u64 ringbuf_bytes;		/* power of two, >= page size; 0 = default 8 MiB */
 	__u32 slots;			/* snapshot slots per attach point, power of two <= 8 */
 	bool follow;			/* only processes added with capture__follow() */
@@ -59,6 +67,7 @@ int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms);
 int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_stats *st);
 void capture__close(struct capture *c);
 
+/* True when records are laid out for branches (LBR events open, or --lbr=external). */
 bool capture__has_lbr(const struct capture *c);
 /* Why there is no LBR, or NULL. */
 const char *capture__lbr_why(const struct capture *c);

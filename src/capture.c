@@ -43,6 +43,7 @@ struct capture {
 	struct bpf_link *follow_link;
 	struct ring_buffer *rb;
 	struct lbr_enable *lbr;
+	bool lbr_on;			/* events open, or enabled by another tool */
 	char lbr_why[256];
 	__u64 branch_filter;
 	struct lbrfile_writer *sink;	/* the writer of the poll in progress */
@@ -130,7 +131,8 @@ static int set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->filter_ret_on = o->ret_on;
 	skel->rodata->filter_ret = o->ret;
 	skel->rodata->sample_every = o->sample;
-	skel->rodata->want_stack = o->stack || !c->lbr;
+	skel->rodata->want_stack = o->stack || !c->lbr_on;
+	skel->rodata->want_lbr = c->lbr_on;
 	return 0;
 }
 
@@ -325,8 +327,18 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	ret = attach_set__expand(&c->set, events, nr_events, btf, err, err_len);
 	if (ret)
 		goto cleanup;
-	if (lbr_enable__open(c->branch_filter, &c->lbr, c->lbr_why, sizeof(c->lbr_why)))
-		c->lbr = NULL;
+	switch (opts->lbr_mode) {
+	case CAPTURE_LBR_OFF:
+		snprintf(c->lbr_why, sizeof(c->lbr_why), "turned off (--lbr=off)");
+		break;
+	case CAPTURE_LBR_EXTERNAL:
+		c->lbr_on = true;
+		break;
+	default:
+		c->lbr_on = !lbr_enable__open(c->branch_filter, &c->lbr, c->lbr_why,
+					      sizeof(c->lbr_why));
+		break;
+	}
 	ret = open_objects(c, err, err_len);
 	if (ret)
 		goto cleanup;
@@ -353,12 +365,12 @@ int capture__follow(struct capture *c, __u32 pid)
 
 bool capture__has_lbr(const struct capture *c)
 {
-	return c->lbr != NULL;
+	return c->lbr_on;
 }
 
 const char *capture__lbr_why(const struct capture *c)
 {
-	return c->lbr ? NULL : c->lbr_why;
+	return c->lbr_on ? NULL : c->lbr_why;
 }
 
 size_t capture__nr_attach(const struct capture *c)
@@ -395,7 +407,7 @@ int capture__prog_fd(const struct capture *c, size_t i)
 
 static const char *mode_name(const struct capture *c)
 {
-	if (!c->lbr)
+	if (!c->lbr_on)
 		return "stack";
 	return c->opts.stack ? "lbr+stack" : "lbr";
 }
@@ -418,7 +430,8 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 	ret |= lbrfile_writer__meta(w, "machine", "%s", u.machine);
 	ret |= lbrfile_writer__meta(w, "nr_cpus", "%d", libbpf_num_possible_cpus());
 	ret |= lbrfile_writer__meta(w, "mode", "%s", mode_name(c));
-	ret |= lbrfile_writer__meta(w, "lbr", "%s", c->lbr ? "available" : c->lbr_why);
+	ret |= lbrfile_writer__meta(w, "lbr", "%s", c->lbr ? "available" :
+				    c->lbr_on ? "external (enabled by another tool)" : c->lbr_why);
 	ret |= lbrfile_writer__meta(w, "branch_filter", "%s",
 				    c->opts.branch_filter ?: "any,k");
 	ret |= lbrfile_writer__meta(w, "time_ref", "%llu %llu",

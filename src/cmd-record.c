@@ -49,6 +49,8 @@ static void usage(FILE *out)
 "      --sample N          keep 1 of N matching invocations\n"
 "  -j, --branch-filter F   LBR branch filter, perf syntax (default any,k)\n"
 "      --stack             capture kernel stacks as well as LBR\n"
+"      --lbr MODE          auto: enable LBR, else stacks (default); off: stacks only;\n"
+"                          external: snapshot, another tool (perf record -b) enables LBR\n"
 "  -a, --all-cpus          system-wide (the default without a command)\n"
 "  -d, --duration SECS     stop after SECS seconds\n"
 "      --ringbuf SIZE      ring buffer bytes, power of two, K/M suffix (default 8M)\n"
@@ -63,6 +65,7 @@ static void usage(FILE *out)
 
 enum {
 	OPT_COMM = 256, OPT_ERRORS, OPT_RET, OPT_SAMPLE, OPT_STACK, OPT_RINGBUF, OPT_SLOTS,
+	OPT_LBR,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "branch-filter", required_argument, NULL, 'j' },
 	{ "stack", no_argument, NULL, OPT_STACK },
+	{ "lbr", required_argument, NULL, OPT_LBR },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "ringbuf", required_argument, NULL, OPT_RINGBUF },
@@ -338,6 +342,19 @@ int cmd_record(int argc, char **argv)
 		case OPT_STACK:
 			opts.stack = true;
 			break;
+		case OPT_LBR:
+			if (!strcmp(optarg, "auto")) {
+				opts.lbr_mode = CAPTURE_LBR_AUTO;
+			} else if (!strcmp(optarg, "off")) {
+				opts.lbr_mode = CAPTURE_LBR_OFF;
+			} else if (!strcmp(optarg, "external")) {
+				opts.lbr_mode = CAPTURE_LBR_EXTERNAL;
+			} else {
+				fprintf(stderr, "lbrsnap record: bad --lbr '%s': auto, off or "
+					"external\n", optarg);
+				goto cleanup;
+			}
+			break;
 		case 'a':
 			break;
 		case 'd': {
@@ -388,7 +405,7 @@ int cmd_record(int argc, char **argv)
 		goto cleanup;
 	}
 	ret = 1;
-	if (!capture__has_lbr(c))
+	if (!capture__has_lbr(c) && opts.lbr_mode == CAPTURE_LBR_AUTO)
 		fprintf(stderr, "lbrsnap record: LBR is not available here: %s; capturing kernel "
 			"call stacks instead\n", capture__lbr_why(c));
 	if (opts.verbose) {

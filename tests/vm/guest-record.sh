@@ -22,6 +22,11 @@ check_eq "$k: fexit: from the workload" "$pid" "$(val "$s" pids)"
 check_eq "$k: fexit: spec" fexit:do_sys_openat2 "$(val "$s" specs)"
 check "$k: fexit: kernel stacks" test "$(val "$s" min_stack)" -ge 2
 
+# The fexit program in its LBR layout (branch room reserved) loads and runs too
+lbrsnap record --lbr=external --stack -e fexit:do_sys_openat2 --comm lbrt-vmx --errors \
+	-o x1.data -- syscall-load --comm lbrt-vmx --open-missing 5 > /dev/null 2>&1
+check_eq "$k: fexit in LBR layout: 5 records" 5 "$(val "$(summary x1.data)" count)"
+
 # --ret picks one value; a fexit and a raw_tp at once keep their own records
 lbrsnap record -e fexit:do_sys_openat2 -e raw_tp:sys_exit --comm lbrt-vm2 --ret -9 \
 	-o b.data -- syscall-load --comm lbrt-vm2 --open-missing 4 --fail 6 > /dev/null 2>&1

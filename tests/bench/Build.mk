@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Speed and memory benchmarks: `make bench` (not part of `make check`; timings do not belong
+# in tests). tests/bench/run-bench writes build/bench/results.txt and fails when a target is
+# missed; tests/bench/README.md describes every number.
+
+BENCH_BINS := $(OUT)/tests/bench/bench-attach $(OUT)/tests/bench/bench-run
+BENCH_OBJS := $(OUT)/tests/bench/empty.bpf.o $(OUT)/tests/bench/reference.bpf.o
+
+$(OUT)/tests/bench/bench-attach: $(OUT)/tests/bench/bench-attach.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(OUT)/tests/bench/bench-run: $(OUT)/tests/bench/bench-run.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+bench: all $(BENCH_BINS) $(BENCH_OBJS)
+	$(Q)./tests/bench/run-bench
