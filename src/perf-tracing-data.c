@@ -11,12 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "perf-lbr.h"
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+#include "tracedat-live.h"
 
 /* Offsets match struct lbr_raw in perf-lbr.c. */
 static const char format_fields[] =
@@ -259,8 +254,8 @@ int perf_lbr__tracing_data(const struct perf_lbr *pl, const void *orig, size_t o
 		buf_put(&b, "\0\x08", 2);			/* little endian, 8-byte long */
 		buf_u32(&b, 4096);
 		buf_put(&b, "header_page", 12);
-		buf_u64(&b, sizeof(header_page) - 1);
-		buf_put(&b, header_page, sizeof(header_page) - 1);
+		buf_u64(&b, strlen(tracedat_header_page_x86_64));
+		buf_put(&b, tracedat_header_page_x86_64, strlen(tracedat_header_page_x86_64));
 		buf_put(&b, "header_event", 13);
 		buf_u64(&b, 0);			/* perf skips it: no ring-buffer pages here */
 		buf_u32(&b, 0);			/* ftrace formats */

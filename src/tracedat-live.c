@@ -6,7 +6,7 @@
 #include "tracedat-live.h"
 
 /* The layout tracedat-pages.c encodes; identical to events/header_* on 64-bit kernels. */
-static const char builtin_header_page[] =
+const char tracedat_header_page_x86_64[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
@@ -48,8 +48,8 @@ int tracedat_live__headers(struct tracedat_meta *m)
 	    strstr(m->header_page.data, "size:4080;") &&
 	    !read_live("events/header_event", &m->header_event))
 		return 1;
-	err = tracedat_blob__set(&m->header_page, builtin_header_page,
-				 sizeof(builtin_header_page) - 1);
+	err = tracedat_blob__set(&m->header_page, tracedat_header_page_x86_64,
+				 sizeof(tracedat_header_page_x86_64) - 1);
 	return err ?: tracedat_blob__set(&m->header_event, builtin_header_event,
 					 sizeof(builtin_header_event) - 1);
 }

@@ -12,4 +12,7 @@
  */
 int tracedat_live__headers(struct tracedat_meta *m);
 
+/* events/header_page of an x86_64 kernel: the page layout lbrsnap's encoders assume. */
+extern const char tracedat_header_page_x86_64[];
+
 #endif /* LBRSNAP_TRACEDAT_LIVE_H */
