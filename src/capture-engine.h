@@ -7,6 +7,7 @@
  *	capture__follow()	trace a process and its future children (for "-- cmd")
  *	capture__write_header()	META and ATTACH sections
  *	capture__poll()		move ring-buffer records into the writer
+ *	capture__run()		capture__poll() until a signal, a timeout or a child's exit
  *	capture__finish()	drain, then losses and kallsyms (BPF symbols still loaded)
  *	capture__close()	detach and free; the kernel also detaches if the process dies,
  *				because nothing is pinned
@@ -15,7 +16,9 @@
 #define LBRSNAP_CAPTURE_ENGINE_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/types.h>
 #include "capture.h"
 
@@ -64,6 +67,19 @@ int capture__follow(struct capture *c, __u32 pid);
 int capture__write_header(struct capture *c, struct lbrfile_writer *w);
 /* Returns records moved (>= 0) or a negative errno. */
 int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms);
+
+/* What ends capture__run(). */
+struct capture_run {
+	pid_t child;			/* stop when it exits (0: no child) */
+	volatile sig_atomic_t *stop;	/* set by a signal handler (NULL: none) */
+	bool forward_stop;		/* on *stop, SIGTERM the child and keep going until it exits */
+	double duration_s;		/* 0: no limit */
+	int status;			/* out: the child's wait status, when exited */
+	bool exited;			/* out: the child was reaped */
+};
+
+/* Polls records into w until run says stop; returns 0 or a negative errno (write error). */
+int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run *run);
 int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_stats *st);
 void capture__close(struct capture *c);
 

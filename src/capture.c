@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -471,6 +472,38 @@ int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms)
 	if (ret < 0 && ret != -EINTR)
 		return ret;
 	return c->records - before;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run *run)
+{
+	double start = now_s();
+	int n;
+
+	for (;;) {
+		n = capture__poll(c, w, 100);
+		if (n < 0)
+			return n;
+		if (run->child > 0 && waitpid(run->child, &run->status, WNOHANG) == run->child) {
+			run->exited = true;
+			return 0;
+		}
+		if (run->stop && *run->stop) {
+			if (!run->forward_stop || run->child <= 0)
+				return 0;
+			kill(run->child, SIGTERM);
+			*run->stop = 0;
+		}
+		if (run->duration_s && now_s() - start >= run->duration_s)
+			return 0;
+	}
 }
 
 static int read_file(const char *path, char **buf, size_t *len)

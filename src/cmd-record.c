@@ -7,14 +7,12 @@
  * traced (the way perf record prepares its workload).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,6 +20,7 @@
 #include "commands.h"
 #include "lbrfile.h"
 #include "perf-record.h"
+#include "workload.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -125,119 +124,6 @@ static int parse_size(const char *s, __u64 *out)
 	return -EINVAL;
 }
 
-struct workload {
-	pid_t pid;
-	int go_fd;		/* write a byte to let the command exec */
-	int err_fd;		/* the child writes its exec errno here */
-};
-
-/*
- * The PATH search is done here, not by execvp() in the child: its failed execve() calls
- * would be the first "failing syscalls" of every traced command.
- */
-static char *find_program(const char *name)
-{
-	const char *path = getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin";
-	const char *p, *end;
-	char *full;
-
-	if (strchr(name, '/'))
-		return access(name, X_OK) ? NULL : strdup(name);
-	for (p = path; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		if (asprintf(&full, "%.*s/%s", (int)(end - p), end == p ? "." : p, name) < 0)
-			return NULL;
-		if (!access(full, X_OK))
-			return full;
-		free(full);
-	}
-	errno = ENOENT;
-	return NULL;
-}
-
-static int workload__prepare(struct workload *wl, char **argv)
-{
-	int go[2], ex[2];
-	char *prog;
-
-	prog = find_program(argv[0]);
-	if (!prog) {
-		fprintf(stderr, "lbrsnap record: cannot run '%s': %s\n", argv[0], strerror(errno));
-		return -ENOENT;
-	}
-	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
-		fprintf(stderr, "lbrsnap record: pipe: %s\n", strerror(errno));
-		free(prog);
-		return -EMFILE;
-	}
-	wl->pid = fork();
-	if (wl->pid < 0) {
-		fprintf(stderr, "lbrsnap record: cannot fork: %s\n", strerror(errno));
-		free(prog);
-		return -EAGAIN;
-	}
-	if (wl->pid == 0) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(ex[0]);
-		/* EOF instead of a byte: the capture failed, do not run the command */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execv(prog, argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	free(prog);
-	close(go[0]);
-	close(ex[1]);
-	wl->go_fd = go[1];
-	wl->err_fd = ex[0];
-	return 0;
-}
-
-static int workload__start(struct workload *wl, const char *cmd)
-{
-	int e = 0;
-	ssize_t n;
-
-	if (write(wl->go_fd, "g", 1) != 1)
-		return -errno;
-	close(wl->go_fd);
-	wl->go_fd = -1;
-	n = read(wl->err_fd, &e, sizeof(e));
-	close(wl->err_fd);
-	wl->err_fd = -1;
-	if (n == sizeof(e)) {
-		fprintf(stderr, "lbrsnap record: cannot run '%s': %s\n", cmd, strerror(e));
-		return -e;
-	}
-	return 0;
-}
-
-static void workload__cancel(struct workload *wl)
-{
-	if (wl->pid <= 0)
-		return;
-	if (wl->go_fd >= 0)
-		close(wl->go_fd);
-	if (wl->err_fd >= 0)
-		close(wl->err_fd);
-	waitpid(wl->pid, NULL, 0);
-	wl->pid = 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void print_summary(const struct capture *c, const struct capture_stats *st,
 			  const char *path)
 {
@@ -270,15 +156,16 @@ int cmd_record(int argc, char **argv)
 	const char *output = "lbrsnap.data", **events = NULL;
 	struct capture_opts opts = {};
 	struct lbrfile_writer *w = NULL;
-	struct workload wl = { .go_fd = -1, .err_fd = -1 };
+	struct workload wl = WORKLOAD_INIT;
+	struct capture_run run = { .stop = &stop_requested };
 	struct capture_stats st;
 	struct capture *c = NULL;
 	struct sigaction sa = {};
-	double duration = 0, start;
+	double duration = 0;
 	char err[1024];
 	__u64 v;
 	size_t i;
-	int opt, ret = 1, status, n;
+	int opt, ret = 1;
 
 	/* with perf alongside, the one-command path owns the whole command line */
 	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--"); i++) {
@@ -394,7 +281,7 @@ int cmd_record(int argc, char **argv)
 	opts.events = events;
 	if (optind < argc) {
 		opts.follow = true;
-		if (workload__prepare(&wl, argv + optind))
+		if (workload__prepare(&wl, argv + optind, "lbrsnap record"))
 			goto cleanup;
 	}
 
@@ -431,24 +318,20 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (wl.pid > 0) {
-		if (capture__follow(c, wl.pid) || workload__start(&wl, argv[optind]))
+		if (capture__follow(c, wl.pid) || workload__start(&wl, "lbrsnap record"))
 			goto cleanup;
+		run.child = wl.pid;
 	}
-	start = now_s();
-	while (!stop_requested) {
-		n = capture__poll(c, w, 100);
-		if (n < 0) {
-			fprintf(stderr, "lbrsnap record: writing '%s': %s\n", output,
-				strerror(-n));
-			goto cleanup;
-		}
-		if (duration && now_s() - start >= duration)
-			break;
-		if (wl.pid > 0 && waitpid(wl.pid, &status, WNOHANG) == wl.pid) {
-			wl.pid = 0;
-			break;
-		}
+	run.duration_s = duration;
+	ret = capture__run(c, w, &run);
+	if (run.exited)
+		wl.pid = 0;
+	if (ret) {
+		fprintf(stderr, "lbrsnap record: writing '%s': %s\n", output, strerror(-ret));
+		ret = 1;
+		goto cleanup;
 	}
+	ret = 1;
 	if (capture__finish(c, w, &st)) {
 		fprintf(stderr, "lbrsnap record: cannot finish '%s'\n", output);
 		goto cleanup;
@@ -466,10 +349,13 @@ cleanup:
 	lbrfile_writer__abort(w);
 	capture__close(c);
 	if (wl.pid > 0) {
-		if (wl.go_fd >= 0)
+		/* stopped before the command ended: end it, as perf record does */
+		if (wl.go_fd >= 0) {
 			workload__cancel(&wl);
-		else
+		} else {
+			kill(wl.pid, SIGTERM);
 			waitpid(wl.pid, NULL, 0);
+		}
 	}
 	free(events);
 	return ret;

@@ -23,6 +23,7 @@
 #include "lbrfile.h"
 #include "perf-convert.h"
 #include "perf-record.h"
+#include "workload.h"
 
 static volatile sig_atomic_t term_requested;
 
@@ -54,27 +55,22 @@ static void usage(FILE *f)
 "  -h, --help              this text\n");
 }
 
-/*
- * perf record -k mono ARGS -o rec [-- cmd...], as a child held until a byte arrives on
- * *go_fd (EOF: exit without running perf); returns its pid.
- */
-static pid_t start_perf(const char *perf, const char *args, const char *rec, char **cmd,
-			int nr_cmd, int *go_fd)
+/* perf record -k mono ARGS -o rec [-- cmd...], held in wl until workload__start(). */
+static int start_perf(const char *perf, const char *args, const char *rec, char **cmd,
+		      int nr_cmd, struct workload *wl)
 {
-	int go[2];
 	wordexp_t we = { 0 };
 	char **argv;
-	int i, n = 0;
-	pid_t pid;
+	int i, n = 0, err;
 
 	if (args && wordexp(args, &we, WRDE_NOCMD | WRDE_UNDEF)) {
 		fprintf(stderr, "lbrsnap perf record: cannot split --perf-args '%s'\n", args);
-		return -1;
+		return -EINVAL;
 	}
 	argv = calloc(we.we_wordc + nr_cmd + 8, sizeof(*argv));
 	if (!argv) {
 		wordfree(&we);
-		return -1;
+		return -ENOMEM;
 	}
 	argv[n++] = (char *)perf;
 	argv[n++] = "record";
@@ -88,55 +84,11 @@ static pid_t start_perf(const char *perf, const char *args, const char *rec, cha
 		argv[n++] = "--";
 	for (i = 0; i < nr_cmd; i++)
 		argv[n++] = cmd[i];
-	if (pipe2(go, O_CLOEXEC)) {
-		pid = -1;
-		goto cleanup;
-	}
-	pid = fork();
-	if (pid == 0) {
-		char ch;
-
-		close(go[1]);
-		/* the ignored SIGINT would survive exec and reach perf's command */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (read(go[0], &ch, 1) != 1)
-			_exit(127);
-		execvp(perf, argv);
-		fprintf(stderr, "lbrsnap perf record: cannot run %s: %s\n", perf, strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
-	*go_fd = go[1];
-	if (pid < 0) {
-		close(go[1]);
-		*go_fd = -1;
-	}
-cleanup:
-	if (pid < 0)
-		fprintf(stderr, "lbrsnap perf record: cannot start perf: %s\n", strerror(errno));
+	err = workload__prepare(wl, argv, "lbrsnap perf record");
 	free(argv);
 	if (args)
 		wordfree(&we);
-	return pid;
-}
-
-/* Polls the capture into w until perf exits; returns perf's exit status or -errno. */
-static int capture_while(struct capture *c, struct lbrfile_writer *w, pid_t perf_pid)
-{
-	int status, n;
-
-	for (;;) {
-		n = capture__poll(c, w, 100);
-		if (n < 0)
-			return n;
-		if (term_requested) {
-			kill(perf_pid, SIGTERM);
-			term_requested = 0;
-		}
-		if (waitpid(perf_pid, &status, WNOHANG) == perf_pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	}
+	return err;
 }
 
 struct record_args {
@@ -244,8 +196,9 @@ int perf_record_main(int argc, char **argv)
 	struct sigaction sa = { 0 };
 	struct capture_stats st;
 	struct capture *c = NULL;
-	pid_t perf_pid = -1;
-	int ret, perf_rc, err_close, go_fd = -1;
+	struct workload wl = WORKLOAD_INIT;
+	struct capture_run run = { .stop = &term_requested, .forward_stop = true };
+	int ret, perf_rc, err_close;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret)
@@ -272,23 +225,22 @@ int perf_record_main(int argc, char **argv)
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	unlink(rec);	/* its existence afterwards says perf record worked */
-	perf_pid = start_perf(a.perf, a.perf_args, rec, argv + optind, argc - optind, &go_fd);
-	if (perf_pid < 0)
+	if (start_perf(a.perf, a.perf_args, rec, argv + optind, argc - optind, &wl))
 		goto cleanup;
-	if (a.opts.follow && capture__follow(c, perf_pid)) {
-		fprintf(stderr, "lbrsnap perf record: cannot follow perf's pid %d\n", perf_pid);
-		goto cleanup;
-	}
-	if (write(go_fd, "g", 1) != 1)
-		goto cleanup;
-	close(go_fd);
-	go_fd = -1;
-	perf_rc = capture_while(c, w, perf_pid);
-	if (perf_rc < 0) {
-		fprintf(stderr, "lbrsnap perf record: writing '%s': %s\n", cap, strerror(-perf_rc));
+	if (a.opts.follow && capture__follow(c, wl.pid)) {
+		fprintf(stderr, "lbrsnap perf record: cannot follow perf's pid %d\n", wl.pid);
 		goto cleanup;
 	}
-	perf_pid = -1;
+	if (workload__start(&wl, "lbrsnap perf record"))
+		goto cleanup;
+	run.child = wl.pid;
+	err_close = capture__run(c, w, &run);
+	if (err_close) {
+		fprintf(stderr, "lbrsnap perf record: writing '%s': %s\n", cap, strerror(-err_close));
+		goto cleanup;
+	}
+	wl.pid = 0;
+	perf_rc = WIFEXITED(run.status) ? WEXITSTATUS(run.status) : 128 + WTERMSIG(run.status);
 	if (capture__finish(c, w, &st)) {
 		fprintf(stderr, "lbrsnap perf record: cannot finish '%s'\n", cap);
 		goto cleanup;
@@ -319,11 +271,11 @@ int perf_record_main(int argc, char **argv)
 				     st.lost[LBRSNAP_LOSS_RECURSION]), ksyms);
 	ret = perf_rc;
 cleanup:
-	if (go_fd >= 0)
-		close(go_fd);
-	if (perf_pid > 0) {
-		kill(perf_pid, SIGTERM);
-		waitpid(perf_pid, NULL, 0);
+	if (wl.pid > 0 && wl.go_fd >= 0) {
+		workload__cancel(&wl);
+	} else if (wl.pid > 0) {
+		kill(wl.pid, SIGTERM);
+		waitpid(wl.pid, NULL, 0);
 	}
 	lbrfile_writer__abort(w);
 	capture__close(c);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "capture-engine.h"
+#include "workload.h"
 #include "lbrfile.h"
 #include "trace-cmd-lbr.h"
 
@@ -157,37 +158,6 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	return 0;
 }
 
-static pid_t start_trace_cmd(struct record_args *a, const char *rec_path)
-{
-	pid_t pid;
-
-	a->tc_argv[a->out_slot] = rec_path;
-	pid = fork();
-	if (pid)
-		return pid;
-	/* ignored signals survive exec: give trace-cmd and its command their defaults back */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	execvp(a->tc_argv[0], (char *const *)a->tc_argv);
-	fprintf(stderr, "trace-cmd-lbr record: cannot run %s: %s\n", a->tc_argv[0],
-		strerror(errno));
-	_exit(127);
-}
-
-/* Captures until the child exits; returns its wait status or -errno. */
-static int capture_while(struct capture *c, struct lbrfile_writer *w, pid_t child)
-{
-	int status, n;
-
-	for (;;) {
-		n = capture__poll(c, w, 100);
-		if (n < 0)
-			return n;
-		if (waitpid(child, &status, WNOHANG) == child)
-			return status;
-	}
-}
-
 static int make_workdir(const char *output, char *dir, size_t len)
 {
 	char *copy = strdup(output);
@@ -207,8 +177,9 @@ int lbr__record(int argc, char **argv)
 	struct capture_stats st;
 	char dir[4096], rec[4200], cap[4200], err[512];
 	struct sigaction sa = { .sa_handler = SIG_IGN }, old_int, old_term;
+	struct workload wl = WORKLOAD_INIT;
+	struct capture_run run = { 0 };
 	int ret = 1, status, i;
-	pid_t child;
 
 	i = parse_args(argc, argv, &a);
 	if (i) {
@@ -237,22 +208,28 @@ int lbr__record(int argc, char **argv)
 	/* trace-cmd gets Ctrl-C (same process group) and ends the recording; we wait for it */
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	child = start_trace_cmd(&a, rec);
-	if (child < 0) {
-		fprintf(stderr, "trace-cmd-lbr record: fork: %s\n", strerror(errno));
+	a.tc_argv[a.out_slot] = rec;
+	/* held until followed, so trace-cmd's command is traced from its first syscall */
+	if (workload__prepare(&wl, (char *const *)a.tc_argv, "trace-cmd-lbr record"))
 		goto cleanup_signals;
-	}
-	if (a.opts.follow && capture__follow(c, child)) {
+	if (a.opts.follow && capture__follow(c, wl.pid)) {
 		fprintf(stderr, "trace-cmd-lbr record: cannot follow trace-cmd\n");
-		kill(child, SIGINT);
-	}
-	status = capture_while(c, w, child);
-	if (status < 0) {
-		fprintf(stderr, "trace-cmd-lbr record: writing %s: %s\n", cap, strerror(-status));
-		kill(child, SIGINT);
-		waitpid(child, NULL, 0);
+		workload__cancel(&wl);
 		goto cleanup_signals;
 	}
+	if (workload__start(&wl, "trace-cmd-lbr record")) {
+		waitpid(wl.pid, NULL, 0);
+		goto cleanup_signals;
+	}
+	run.child = wl.pid;
+	i = capture__run(c, w, &run);
+	if (i) {
+		fprintf(stderr, "trace-cmd-lbr record: writing %s: %s\n", cap, strerror(-i));
+		kill(wl.pid, SIGINT);
+		waitpid(wl.pid, NULL, 0);
+		goto cleanup_signals;
+	}
+	status = run.status;
 	if (capture__finish(c, w, &st)) {
 		fprintf(stderr, "trace-cmd-lbr record: cannot finish %s\n", cap);
 		goto cleanup_signals;

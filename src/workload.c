@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "workload.h"
+
+static char *find_program(const char *name)
+{
+	const char *path = getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin";
+	const char *p, *end;
+	char *full;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? NULL : strdup(name);
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (asprintf(&full, "%.*s/%s", (int)(end - p), end == p ? "." : p, name) < 0)
+			return NULL;
+		if (!access(full, X_OK))
+			return full;
+		free(full);
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+int workload__prepare(struct workload *wl, char *const argv[], const char *who)
+{
+	int go[2], ex[2], err;
+	char *prog;
+
+	prog = find_program(argv[0]);
+	if (!prog) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot run '%s': %s\n", who, argv[0], strerror(-err));
+		return err;
+	}
+	if (pipe2(go, O_CLOEXEC)) {
+		err = -errno;
+		goto cleanup;
+	}
+	if (pipe2(ex, O_CLOEXEC)) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		goto cleanup;
+	}
+	wl->pid = fork();
+	if (wl->pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(ex[0]);
+		/* ignored or caught signals would survive exec and shield the command */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execv(prog, argv);
+		e = errno;
+		if (write(ex[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	err = wl->pid < 0 ? -errno : 0;
+	close(go[0]);
+	close(ex[1]);
+	if (err) {
+		wl->pid = 0;
+		close(go[1]);
+		close(ex[0]);
+		goto cleanup;
+	}
+	wl->go_fd = go[1];
+	wl->err_fd = ex[0];
+cleanup:
+	if (err)
+		fprintf(stderr, "%s: cannot start '%s': %s\n", who, argv[0], strerror(-err));
+	free(prog);
+	return err;
+}
+
+int workload__start(struct workload *wl, const char *who)
+{
+	int e = 0, err = 0;
+	ssize_t n;
+
+	if (write(wl->go_fd, "g", 1) != 1)
+		err = -errno;
+	close(wl->go_fd);
+	wl->go_fd = -1;
+	/* EOF (exec closed the CLOEXEC pipe) or an errno from the child */
+	n = read(wl->err_fd, &e, sizeof(e));
+	close(wl->err_fd);
+	wl->err_fd = -1;
+	if (!err && n == sizeof(e))
+		err = -e;
+	if (err)
+		fprintf(stderr, "%s: cannot run the command: %s\n", who, strerror(-err));
+	return err;
+}
+
+void workload__cancel(struct workload *wl)
+{
+	if (wl->pid <= 0)
+		return;
+	if (wl->go_fd >= 0)
+		close(wl->go_fd);
+	if (wl->err_fd >= 0)
+		close(wl->err_fd);
+	wl->go_fd = wl->err_fd = -1;
+	waitpid(wl->pid, NULL, 0);
+	wl->pid = 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A command held before exec: forked first, released once the capture is attached, so its
+ * very first syscall is already traced (what perf record does with its workload).
+ */
+#ifndef LBRSNAP_WORKLOAD_H
+#define LBRSNAP_WORKLOAD_H
+
+#include <sys/types.h>
+
+struct workload {
+	pid_t pid;		/* 0: none */
+	int go_fd;		/* a byte here lets the child exec; EOF makes it exit */
+	int err_fd;		/* the child writes its exec errno here */
+};
+
+#define WORKLOAD_INIT { .pid = 0, .go_fd = -1, .err_fd = -1 }
+
+/*
+ * Forks the holder of argv. The PATH search happens here, in the parent, so that failed
+ * execve() calls of the search are not the command's first traced syscalls, and a missing
+ * command is reported before anything is attached. The child gets SIGINT and SIGTERM back
+ * at their defaults. "who" prefixes error messages. Returns 0 or -errno.
+ */
+int workload__prepare(struct workload *wl, char *const argv[], const char *who);
+/* Lets the child exec; returns 0, or -errno when exec failed (reported with who). */
+int workload__start(struct workload *wl, const char *who);
+/* The child exits without running the command; waits for it. */
+void workload__cancel(struct workload *wl);
+
+#endif /* LBRSNAP_WORKLOAD_H */
