@@ -13,8 +13,10 @@ export PATH="$build:$build/tests/helpers:$PATH"
 lbrsnap record -e fexit:do_sys_openat2 --comm lbrt-pm --errors -o cap.data 2> cap.err &
 rec=$!
 for _ in $(seq 300); do [ -e cap.data.tmp ] && break; sleep 0.1; done
-perf record -q -k mono -e sched:sched_switch -a -o rec.data -- \
-	syscall-load --comm lbrt-pm --open-missing 20 > /dev/null 2> perf.err
+# two bursts with a sleep between: the sleep is a sched_switch between lbr samples
+perf record -q -k mono -e sched:sched_switch -a -o rec.data -- sh -c \
+	'syscall-load --comm lbrt-pm --open-missing 10; sleep 0.05;
+	 syscall-load --comm lbrt-pm --open-missing 10' > /dev/null 2> perf.err
 kill -INT "$rec"
 wait "$rec"
 lbrsnap inject -i rec.data --lbr cap.data -o merged.data 2> inject.err
