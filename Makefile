@@ -22,7 +22,7 @@ DATADIR := $(PREFIX)/share/lbrsnap
 
 OUT := build
 CLANG ?= clang
-BPFTOOL ?= bpftool
+BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 CC ?= gcc
 V ?= 0
 
