@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Helpers for guest tests (tests/vm/t-*): source this file from bash.
+#
+#   vm_kernels                  the kernels to test: $LBRSNAP_VM_KERNELS, default "6.1 6.12"
+#   vm_unavailable KERNEL       prints why guests of KERNEL cannot run here; fails if they can
+#   vm_run KERNEL [run-vm options] -- CMD...
+#                               run CMD in a guest (see run-vm); stdout is the guest's output,
+#                               the status is CMD's (124 timeout, 125 guest died)
+#   vm_capture TAG KERNEL [run-vm options] -- CMD...
+#                               vm_run with stdout, stderr and status saved in $VM_T/TAG.out,
+#                               TAG.err and TAG.rc; safe to start several with & and `wait`
+#   t_ok NAME | t_not_ok NAME WHY | t_skip NAME WHY
+#                               one result line in the test protocol of tests/run-tests
+#   t_is NAME GOT WANT          ok if GOT equals WANT, else not ok showing both (status 1)
+#   t_check NAME WHY CMD...     ok if CMD succeeds, else not ok with WHY (status 1)
+#   t_diag TEXT...              comment lines ("# ...") for the log; ignored by the counters
+#   t_done                      exit status of the test: 1 if any check failed
+#
+# $VM_T is a private temporary directory, removed when the test exits.
+
+LBRSNAP_TOP=${LBRSNAP_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+LBRSNAP_BUILD=${LBRSNAP_BUILD:-$LBRSNAP_TOP/build}
+export LBRSNAP_TOP LBRSNAP_BUILD
+VM_RUNNER=$LBRSNAP_TOP/tests/vm/run-vm
+VM_T=$(mktemp -d "${TMPDIR:-/tmp}/lbrsnap-vmtest.XXXXXX") || exit 1
+trap 'rm -rf "$VM_T"' EXIT
+t_failed=0
+
+vm_kernels() {
+	echo "${LBRSNAP_VM_KERNELS:-6.1 6.12}"
+}
+
+vm_unavailable() {
+	local tool
+	for tool in qemu-system-x86_64 busybox cpio; do
+		if ! command -v "$tool" >/dev/null; then
+			echo "$tool is not installed (make deps)"
+			return 0
+		fi
+	done
+	if ! "$LBRSNAP_TOP/tests/vm/fetch-kernel" "$1" >/dev/null 2>"$VM_T/fetch.err"; then
+		echo "kernel $1 cannot be fetched: $(tail -1 "$VM_T/fetch.err")"
+		return 0
+	fi
+	return 1
+}
+
+vm_run() {
+	local kernel=$1
+	shift
+	"$VM_RUNNER" --kernel "$kernel" "$@"
+}
+
+vm_capture() {
+	local tag=$1 rc
+	shift
+	vm_run "$@" > "$VM_T/$tag.out" 2> "$VM_T/$tag.err"
+	rc=$?
+	echo "$rc" > "$VM_T/$tag.rc"
+	return "$rc"
+}
+
+t_ok() {
+	echo "ok - $1"
+}
+
+t_not_ok() {
+	echo "not ok - $1: $2"
+	t_failed=1
+}
+
+t_skip() {
+	echo "skip - $1: $2"
+}
+
+t_diag() {
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+t_is() {
+	if [ "$2" = "$3" ]; then
+		t_ok "$1"
+	else
+		t_not_ok "$1" "got '$2', want '$3'"
+		return 1
+	fi
+}
+
+t_check() {
+	local name=$1 why=$2
+	shift 2
+	if "$@"; then
+		t_ok "$name"
+	else
+		t_not_ok "$name" "$why"
+		return 1
+	fi
+}
+
+t_done() {
+	exit "$t_failed"
+}
