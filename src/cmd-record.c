@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "capture-engine.h"
+#include "capture-opts.h"
 #include "commands.h"
 #include "lbrfile.h"
 #include "perf-record.h"
@@ -36,93 +36,25 @@ static void usage(FILE *out)
 "\n"
 "Captures an LBR snapshot (or, without LBR, a kernel stack) each time an attach point fires.\n"
 "\n"
-"  -e, --event SPEC        attach point, repeatable: fexit:FUNC, raw_tp:NAME, tp_btf:NAME;\n"
-"                          globs allowed (fexit:tcp_*); default: " CAPTURE_DEFAULT_EVENT
-" --errors\n"
 "  -o, --output FILE       output file (default lbrsnap.data)\n"
-"  -p, --pid PID           only this process\n"
-"  -t, --tid TID           only this thread\n"
-"      --comm NAME         only tasks with this comm\n"
-"      --errors            only return values -4095..-1 (fexit, sys_exit)\n"
-"      --ret VALUE         only this return value\n"
-"      --sample N          keep 1 of N matching invocations\n"
-"  -j, --branch-filter F   LBR branch filter, perf syntax (default any,k)\n"
-"      --stack             capture kernel stacks as well as LBR\n"
-"      --lbr MODE          auto: enable LBR, else stacks (default); off: stacks only;\n"
-"                          external: snapshot, another tool (perf record -b) enables LBR\n"
 "  -a, --all-cpus          system-wide (the default without a command)\n"
 "  -d, --duration SECS     stop after SECS seconds\n"
-"      --ringbuf SIZE      ring buffer bytes, power of two, K/M suffix (default 8M)\n"
-"      --slots N           snapshot slots per attach point (1, 2, 4, 8; default 8)\n"
-"  -v, --verbose           more messages (memory per attach point); -vv: libbpf logs\n"
 "      --perf-args ARGS    run `perf record -k mono ARGS` alongside and write one merged\n"
 "                          perf.data to -o (see lbrsnap-perf(1))\n"
+CAPTURE_OPTIONS_HELP
 "  -h, --help              this text\n"
 "\n"
 "Without a command, captures system-wide until Ctrl-C or --duration.\n");
 }
 
-enum {
-	OPT_COMM = 256, OPT_ERRORS, OPT_RET, OPT_SAMPLE, OPT_STACK, OPT_RINGBUF, OPT_SLOTS,
-	OPT_LBR,
-};
-
 static const struct option long_opts[] = {
-	{ "event", required_argument, NULL, 'e' },
+	CAPTURE_LONG_OPTIONS,
 	{ "output", required_argument, NULL, 'o' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "errors", no_argument, NULL, OPT_ERRORS },
-	{ "ret", required_argument, NULL, OPT_RET },
-	{ "sample", required_argument, NULL, OPT_SAMPLE },
-	{ "branch-filter", required_argument, NULL, 'j' },
-	{ "stack", no_argument, NULL, OPT_STACK },
-	{ "lbr", required_argument, NULL, OPT_LBR },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, 'd' },
-	{ "ringbuf", required_argument, NULL, OPT_RINGBUF },
-	{ "slots", required_argument, NULL, OPT_SLOTS },
-	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
-
-static int parse_u64(const char *opt, const char *s, __u64 max, __u64 *out)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || v > max) {
-		fprintf(stderr, "lbrsnap record: bad value '%s' for %s\n", s, opt);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_size(const char *s, __u64 *out)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (!errno && end != s && s[0] != '-') {
-		if (*end == 'k' || *end == 'K')
-			v <<= 10, end++;
-		else if (*end == 'm' || *end == 'M')
-			v <<= 20, end++;
-		if (!*end && v >= 4096 && !(v & (v - 1)) && v <= (1ULL << 30)) {
-			*out = v;
-			return 0;
-		}
-	}
-	fprintf(stderr, "lbrsnap record: bad --ringbuf '%s': a power of two from 4K to 1G\n", s);
-	return -EINVAL;
-}
 
 static void print_summary(const struct capture *c, const struct capture_stats *st,
 			  const char *path)
@@ -153,7 +85,7 @@ static void print_summary(const struct capture *c, const struct capture_stats *s
 
 int cmd_record(int argc, char **argv)
 {
-	const char *output = "lbrsnap.data", **events = NULL;
+	const char *output = "lbrsnap.data";
 	struct capture_opts opts = {};
 	struct lbrfile_writer *w = NULL;
 	struct workload wl = WORKLOAD_INIT;
@@ -163,7 +95,6 @@ int cmd_record(int argc, char **argv)
 	struct sigaction sa = {};
 	double duration = 0;
 	char err[1024];
-	__u64 v;
 	size_t i;
 	int opt, ret = 1;
 
@@ -172,75 +103,11 @@ int cmd_record(int argc, char **argv)
 		if (!strncmp(argv[i], "--perf-args", 11))
 			return perf_record_main(argc, argv);
 	}
-	while ((opt = getopt_long(argc, argv, "+e:o:p:t:j:ad:vh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:ad:h" CAPTURE_SHORT_OPTIONS, long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
-		case 'e':
-			events = realloc(events, (opts.nr_events + 1) * sizeof(*events));
-			if (!events)
-				return 1;
-			events[opts.nr_events++] = optarg;
-			break;
 		case 'o':
 			output = optarg;
-			break;
-		case 'p':
-			if (parse_u64("--pid", optarg, INT_MAX, &v))
-				goto cleanup;
-			opts.pid = v;
-			break;
-		case 't':
-			if (parse_u64("--tid", optarg, INT_MAX, &v))
-				goto cleanup;
-			opts.tid = v;
-			break;
-		case OPT_COMM:
-			if (!*optarg || strlen(optarg) >= LBRSNAP_COMM_LEN) {
-				fprintf(stderr, "lbrsnap record: bad --comm '%s': 1 to 15 "
-					"characters\n", optarg);
-				goto cleanup;
-			}
-			opts.comm = optarg;
-			break;
-		case OPT_ERRORS:
-			opts.errors = true;
-			break;
-		case OPT_RET: {
-			char *end;
-
-			errno = 0;
-			opts.ret = strtoll(optarg, &end, 0);
-			if (errno || end == optarg || *end) {
-				fprintf(stderr, "lbrsnap record: bad --ret '%s'\n", optarg);
-				goto cleanup;
-			}
-			opts.ret_on = true;
-			break;
-		}
-		case OPT_SAMPLE:
-			if (parse_u64("--sample", optarg, UINT_MAX, &v) || !v) {
-				fprintf(stderr, "lbrsnap record: --sample needs N >= 1\n");
-				goto cleanup;
-			}
-			opts.sample = v;
-			break;
-		case 'j':
-			opts.branch_filter = optarg;
-			break;
-		case OPT_STACK:
-			opts.stack = true;
-			break;
-		case OPT_LBR:
-			if (!strcmp(optarg, "auto")) {
-				opts.lbr_mode = CAPTURE_LBR_AUTO;
-			} else if (!strcmp(optarg, "off")) {
-				opts.lbr_mode = CAPTURE_LBR_OFF;
-			} else if (!strcmp(optarg, "external")) {
-				opts.lbr_mode = CAPTURE_LBR_EXTERNAL;
-			} else {
-				fprintf(stderr, "lbrsnap record: bad --lbr '%s': auto, off or "
-					"external\n", optarg);
-				goto cleanup;
-			}
 			break;
 		case 'a':
 			break;
@@ -254,31 +121,22 @@ int cmd_record(int argc, char **argv)
 			}
 			break;
 		}
-		case OPT_RINGBUF:
-			if (parse_size(optarg, &opts.ringbuf_bytes))
-				goto cleanup;
-			break;
-		case OPT_SLOTS:
-			if (parse_u64("--slots", optarg, LBRSNAP_SLOTS, &v))
-				goto cleanup;
-			opts.slots = v;
-			break;
-		case 'v':
-			opts.verbose++;
-			break;
 		case 'h':
 			usage(stdout);
 			ret = 0;
 			goto cleanup;
 		default:
-			usage(stderr);
+			ret = capture_opts__parse(&opts, opt, optarg, "lbrsnap record");
+			if (ret > 0)
+				break;
+			if (ret == 0)
+				usage(stderr);
 			ret = 129;
 			goto cleanup;
 		}
 	}
-	if (!opts.nr_events && !opts.ret_on)
-		opts.errors = true;	/* the default: failing syscalls */
-	opts.events = events;
+	ret = 1;
+	capture_opts__finish(&opts);
 	if (optind < argc) {
 		opts.follow = true;
 		if (workload__prepare(&wl, argv + optind, "lbrsnap record"))
@@ -357,6 +215,6 @@ cleanup:
 			waitpid(wl.pid, NULL, 0);
 		}
 	}
-	free(events);
+	capture_opts__free(&opts);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include <wordexp.h>
 #include <sys/wait.h>
 #include "capture-engine.h"
+#include "capture-opts.h"
 #include "lbrfile.h"
 #include "perf-convert.h"
 #include "perf-record.h"
@@ -40,18 +41,13 @@ static void usage(FILE *f)
 "Runs `perf record -k mono ARGS [-- command]` while capturing LBR snapshots (or kernel\n"
 "stacks) and writes one perf.data with both; see lbrsnap-perf(1).\n"
 "\n"
-"  -e, --event SPEC        attach point, repeatable (as lbrsnap record)\n"
 "      --perf-args ARGS    arguments for perf record, shell-quoted (e.g. '-e sched:* -a')\n"
 "  -o, --output FILE       merged perf.data (default perf.data)\n"
 "  -a, --all-cpus          capture system-wide even with a command (default: perf record\n"
 "                          and its command, with their children)\n"
-"      --stack             capture kernel stacks as well as LBR\n"
-"      --errors            only return values -4095..-1\n"
-"  -p, --pid PID           capture only this process\n"
-"      --comm NAME         capture only tasks with this comm\n"
-"  -j, --branch-filter F   LBR branch filter, perf syntax (default any,k)\n"
 "      --keep              keep the intermediate OUTPUT.rec and OUTPUT.lbrsnap.data\n"
 "      --perf PATH         perf binary (default: perf from PATH)\n"
+CAPTURE_OPTIONS_HELP
 "  -h, --help              this text\n");
 }
 
@@ -93,7 +89,6 @@ static int start_perf(const char *perf, const char *args, const char *rec, char 
 
 struct record_args {
 	struct capture_opts opts;
-	const char **events;
 	const char *perf_args;
 	const char *output;
 	const char *perf;
@@ -101,67 +96,30 @@ struct record_args {
 	bool all;
 };
 
-enum { OPT_PERF_ARGS = 256, OPT_STACK, OPT_ERRORS, OPT_COMM, OPT_KEEP, OPT_PERF };
+enum { OPT_PERF_ARGS = 256, OPT_KEEP, OPT_PERF };
 
 static int parse_args(int argc, char **argv, struct record_args *a)
 {
 	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
+		CAPTURE_LONG_OPTIONS,
 		{ "perf-args", required_argument, NULL, OPT_PERF_ARGS },
 		{ "output", required_argument, NULL, 'o' },
-		{ "stack", no_argument, NULL, OPT_STACK },
-		{ "errors", no_argument, NULL, OPT_ERRORS },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "branch-filter", required_argument, NULL, 'j' },
 		{ "keep", no_argument, NULL, OPT_KEEP },
 		{ "perf", required_argument, NULL, OPT_PERF },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char **ev;
-	char *end;
-	int c;
+	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:p:j:ah", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:ah" CAPTURE_SHORT_OPTIONS, opts, NULL)) != -1) {
 		switch (c) {
-		case 'e':
-			ev = realloc(a->events, (a->opts.nr_events + 1) * sizeof(*ev));
-			if (!ev)
-				return 1;
-			a->events = ev;
-			a->events[a->opts.nr_events++] = optarg;
-			break;
 		case OPT_PERF_ARGS:
 			a->perf_args = optarg;
 			break;
 		case 'o':
 			a->output = optarg;
-			break;
-		case OPT_STACK:
-			a->opts.stack = true;
-			break;
-		case OPT_ERRORS:
-			a->opts.errors = true;
-			break;
-		case 'p':
-			a->opts.pid = strtoul(optarg, &end, 10);
-			if (*end || !a->opts.pid) {
-				fprintf(stderr, "lbrsnap perf record: bad --pid '%s'\n", optarg);
-				return 129;
-			}
-			break;
-		case OPT_COMM:
-			if (!*optarg || strlen(optarg) >= LBRSNAP_COMM_LEN) {
-				fprintf(stderr, "lbrsnap perf record: bad --comm '%s'\n", optarg);
-				return 129;
-			}
-			a->opts.comm = optarg;
-			break;
-		case 'j':
-			a->opts.branch_filter = optarg;
 			break;
 		case 'a':
 			a->all = true;
@@ -176,15 +134,18 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 			usage(stdout);
 			return -1;
 		default:
-			usage(stderr);
+			ret = capture_opts__parse(&a->opts, c, optarg, "lbrsnap perf record");
+			if (ret > 0)
+				break;
+			if (ret == 0)
+				usage(stderr);
 			return 129;
 		}
 	}
-	if (!a->opts.nr_events)
-		a->opts.errors = true;	/* lbrsnap record's default: failing syscalls */
+	capture_opts__finish(&a->opts);
+
 	/* with a command, the capture follows perf and its children as perf does */
 	a->opts.follow = optind < argc && !a->all && !a->opts.pid;
-	a->opts.events = a->events;
 	return 0;
 }
 
@@ -286,6 +247,6 @@ cleanup:
 	free(rec);
 	free(cap);
 	free(ksyms);
-	free(a.events);
+	capture_opts__free(&a.opts);
 	return ret < 0 ? 0 : ret;
 }

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capture-opts.h"
+
+static int parse_u64(const char *who, const char *opt, const char *s, __u64 max, __u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-' || v > max) {
+		fprintf(stderr, "%s: bad value '%s' for %s\n", who, s, opt);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_size(const char *who, const char *s, __u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!errno && end != s && s[0] != '-') {
+		if (*end == 'k' || *end == 'K')
+			v <<= 10, end++;
+		else if (*end == 'm' || *end == 'M')
+			v <<= 20, end++;
+		if (!*end && v >= 4096 && !(v & (v - 1)) && v <= (1ULL << 30)) {
+			*out = v;
+			return 0;
+		}
+	}
+	fprintf(stderr, "%s: bad --ringbuf '%s': a power of two from 4K to 1G\n", who, s);
+	return -EINVAL;
+}
+
+static int add_event(struct capture_opts *o, const char *spec)
+{
+	const char **ev = realloc((void *)o->events, (o->nr_events + 1) * sizeof(*ev));
+
+	if (!ev)
+		return -ENOMEM;
+	ev[o->nr_events++] = spec;
+	o->events = ev;
+	return 0;
+}
+
+int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const char *who)
+{
+	__u64 v;
+	char *end;
+
+	switch (opt) {
+	case 'e':
+		return add_event(o, arg) ?: 1;
+	case 'p':
+	case 't':
+		if (parse_u64(who, opt == 'p' ? "--pid" : "--tid", arg, INT_MAX, &v))
+			return -EINVAL;
+		if (!v) {
+			fprintf(stderr, "%s: bad value '0' for %s\n", who,
+				opt == 'p' ? "--pid" : "--tid");
+			return -EINVAL;
+		}
+		if (opt == 'p')
+			o->pid = v;
+		else
+			o->tid = v;
+		return 1;
+	case CAPTURE_OPT_COMM:
+		if (!*arg || strlen(arg) >= LBRSNAP_COMM_LEN) {
+			fprintf(stderr, "%s: bad --comm '%s': 1 to 15 characters\n", who, arg);
+			return -EINVAL;
+		}
+		o->comm = arg;
+		return 1;
+	case CAPTURE_OPT_ERRORS:
+		o->errors = true;
+		return 1;
+	case CAPTURE_OPT_RET:
+		errno = 0;
+		o->ret = strtoll(arg, &end, 0);
+		if (errno || end == arg || *end) {
+			fprintf(stderr, "%s: bad --ret '%s'\n", who, arg);
+			return -EINVAL;
+		}
+		o->ret_on = true;
+		return 1;
+	case CAPTURE_OPT_SAMPLE:
+		if (parse_u64(who, "--sample", arg, UINT_MAX, &v))
+			return -EINVAL;
+		if (!v) {
+			fprintf(stderr, "%s: --sample needs N >= 1\n", who);
+			return -EINVAL;
+		}
+		o->sample = v;
+		return 1;
+	case 'j':
+		o->branch_filter = arg;
+		return 1;
+	case CAPTURE_OPT_STACK:
+		o->stack = true;
+		return 1;
+	case CAPTURE_OPT_LBR:
+		if (!strcmp(arg, "auto")) {
+			o->lbr_mode = CAPTURE_LBR_AUTO;
+		} else if (!strcmp(arg, "off")) {
+			o->lbr_mode = CAPTURE_LBR_OFF;
+		} else if (!strcmp(arg, "external")) {
+			o->lbr_mode = CAPTURE_LBR_EXTERNAL;
+		} else {
+			fprintf(stderr, "%s: bad --lbr '%s': auto, off or external\n", who, arg);
+			return -EINVAL;
+		}
+		return 1;
+	case CAPTURE_OPT_RINGBUF:
+		return parse_size(who, arg, &o->ringbuf_bytes) ?: 1;
+	case CAPTURE_OPT_SLOTS:
+		if (parse_u64(who, "--slots", arg, LBRSNAP_SLOTS, &v))
+			return -EINVAL;
+		o->slots = v;
+		return 1;
+	case 'v':
+		o->verbose++;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void capture_opts__finish(struct capture_opts *o)
+{
+	/* the documented default: failing syscalls */
+	if (!o->nr_events && !o->ret_on)
+		o->errors = true;
+}
+
+void capture_opts__free(struct capture_opts *o)
+{
+	free((void *)o->events);
+	o->events = NULL;
+	o->nr_events = 0;
+}
