@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "capture-engine.h"
+#include "capture-opts.h"
 #include "workload.h"
 #include "lbrfile.h"
 #include "trace-cmd-lbr.h"
@@ -33,9 +34,11 @@ static const char record_usage[] =
 	"    --stack               capture kernel stacks as well as LBR\n"
 	"    --errors              only return values -4095..-1\n"
 	"    --ret VALUE           only this return value\n"
+	"    --comm NAME           only tasks with this comm\n"
 	"    --sample N            keep 1 of N matching invocations\n"
 	"    --branch-filter F     LBR branch filter, perf syntax (default any,k)\n"
-	"    --ringbuf BYTES       capture ring buffer size (power of two)\n"
+	"    --ringbuf SIZE        capture ring buffer, power of two, K/M suffix (default 8M)\n"
+	"    --slots N             snapshot slots per attach point (1, 2, 4, 8; default 8)\n"
 	"    --follow              capture only trace-cmd's process tree (the command)\n"
 	"    --trace-cmd PATH      trace-cmd binary (default: trace-cmd from PATH)\n"
 	"    --keep                keep the two input files next to the output\n";
@@ -62,24 +65,36 @@ static int take_value(int argc, char **argv, int *i, const char **val)
 	return 0;
 }
 
-static int parse_number(const char *opt, const char *s, long long *v)
+/*
+ * The capture options of lbrsnap record that trace-cmd record does not have. -e, -p, -t
+ * and -v are trace-cmd's own, and --lbr names attach points here.
+ */
+static const struct option *capture_long_option(const char *arg)
 {
-	char *end;
+	static const struct option capture_long[] = { CAPTURE_LONG_OPTIONS, { 0 } };
+	static const char *const theirs[] = { "event", "pid", "tid", "verbose", "lbr" };
+	const struct option *co;
+	size_t k;
 
-	errno = 0;
-	*v = strtoll(s, &end, 0);
-	if (errno || end == s || *end) {
-		fprintf(stderr, "trace-cmd-lbr record: bad %s '%s'\n", opt, s);
-		return -EINVAL;
+	if (strncmp(arg, "--", 2))
+		return NULL;
+	for (co = capture_long; co->name; co++) {
+		if (strcmp(arg + 2, co->name))
+			continue;
+		for (k = 0; k < sizeof(theirs) / sizeof(theirs[0]); k++) {
+			if (!strcmp(co->name, theirs[k]))
+				return NULL;
+		}
+		return co;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Our options are taken out; everything else, in order, is trace-cmd record's. */
 static int parse_args(int argc, char **argv, struct record_args *a)
 {
+	const struct option *co;
 	const char *v;
-	long long n;
 	int i, err = 0;
 
 	a->tc_argv = calloc(argc + 8, sizeof(*a->tc_argv));
@@ -107,22 +122,13 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 					"CLOCK_MONOTONIC, only -C mono can be merged\n", v);
 				err = -EINVAL;
 			}
-		} else if (!strcmp(o, "--stack")) {
-			a->opts.stack = true;
-		} else if (!strcmp(o, "--errors")) {
-			a->opts.errors = true;
-		} else if (!strcmp(o, "--ret")) {
-			err = take_value(argc, argv, &i, &v) ?: parse_number(o, v, &n);
-			a->opts.ret_on = true;
-			a->opts.ret = n;
-		} else if (!strcmp(o, "--sample")) {
-			err = take_value(argc, argv, &i, &v) ?: parse_number(o, v, &n);
-			a->opts.sample = n;
-		} else if (!strcmp(o, "--branch-filter")) {
-			err = take_value(argc, argv, &i, &a->opts.branch_filter);
-		} else if (!strcmp(o, "--ringbuf")) {
-			err = take_value(argc, argv, &i, &v) ?: parse_number(o, v, &n);
-			a->opts.ringbuf_bytes = n;
+		} else if ((co = capture_long_option(o))) {
+			v = NULL;
+			if (co->has_arg)
+				err = take_value(argc, argv, &i, &v);
+			if (!err && capture_opts__parse(&a->opts, co->val, v,
+							"trace-cmd-lbr record") < 0)
+				err = -EINVAL;
 		} else if (!strcmp(o, "--follow")) {
 			a->opts.follow = true;
 		} else if (!strcmp(o, "--trace-cmd")) {
