@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include "attach-spec.h"
 #include "capture-engine.h"
+#include "ksyms.h"
 #include "lbr-enable.h"
 #include "lbrfile.h"
 #include "capture.skel.h"
@@ -506,38 +507,6 @@ int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run
 	}
 }
 
-static int read_file(const char *path, char **buf, size_t *len)
-{
-	size_t cap = 1 << 20, n = 0;
-	char *b = malloc(cap), *nb;
-	FILE *fp = fopen(path, "re");
-	size_t got;
-
-	if (!b || !fp) {
-		free(b);
-		if (fp)
-			fclose(fp);
-		return -errno ?: -ENOMEM;
-	}
-	while ((got = fread(b + n, 1, cap - n, fp)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			nb = realloc(b, cap);
-			if (!nb) {
-				free(b);
-				fclose(fp);
-				return -ENOMEM;
-			}
-			b = nb;
-		}
-	}
-	fclose(fp);
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_stats *st)
 {
 	char *ksyms = NULL;
@@ -576,7 +545,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	}
 	st->records = c->records;
 	/* BPF programs are still loaded, so their [bpf] symbols are in this copy */
-	ret = read_file("/proc/kallsyms", &ksyms, &len);
+	ret = ksyms__read("/proc/kallsyms", &ksyms, &len);
 	if (!ret) {
 		ret = lbrfile_writer__kallsyms(w, ksyms, len);
 		free(ksyms);

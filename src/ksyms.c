@@ -210,14 +210,13 @@ cleanup:
 	return 0;
 }
 
-int ksyms__load(const char *path, struct ksyms **out)
+int ksyms__read(const char *path, char **text, size_t *len_out)
 {
 	size_t len = 0, cap = 1 << 20;
 	char *buf = NULL, *n;
 	ssize_t r;
-	int fd, err;
+	int fd, err = 0;
 
-	*out = NULL;
 	/* /proc files report size 0, so read until EOF instead of trusting stat */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -243,10 +242,27 @@ int ksyms__load(const char *path, struct ksyms **out)
 			break;
 		len += r;
 	}
-	err = ksyms__parse(buf, len, out);
+	*text = buf;
+	*len_out = len;
+	buf = NULL;
 cleanup:
 	free(buf);
 	close(fd);
+	return err;
+}
+
+int ksyms__load(const char *path, struct ksyms **out)
+{
+	size_t len;
+	char *buf;
+	int err;
+
+	*out = NULL;
+	err = ksyms__read(path, &buf, &len);
+	if (err)
+		return err;
+	err = ksyms__parse(buf, len, out);
+	free(buf);
 	return err;
 }
 

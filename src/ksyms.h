@@ -21,7 +21,9 @@ struct ksyms;
 
 /* Parses kallsyms text; keeps text symbols (t, T, w, W) with a non-zero address. */
 int ksyms__parse(const char *text, size_t len, struct ksyms **out);
-/* Reads and parses a kallsyms file (e.g. /proc/kallsyms). */
+/* Reads a whole kallsyms file (e.g. /proc/kallsyms) into a malloc'ed *text. */
+int ksyms__read(const char *path, char **text, size_t *len);
+/* Reads and parses a kallsyms file. */
 int ksyms__load(const char *path, struct ksyms **out);
 void ksyms__free(struct ksyms *ks);
 
