@@ -92,7 +92,5 @@ const char *capture__attach_spec(const struct capture *c, size_t i);
 /* Snapshot memory owned by one attach point, and by the whole capture. */
 __u64 capture__attach_bytes(const struct capture *c);
 __u64 capture__total_bytes(const struct capture *c);
-/* Program ids, for tests that check nothing stays loaded. */
-int capture__prog_fd(const struct capture *c, size_t i);
 
 #endif /* LBRSNAP_CAPTURE_ENGINE_H */

@@ -115,7 +115,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static int set_rodata(struct capture *c, struct capture_bpf *skel)
+static void set_rodata(struct capture *c, struct capture_bpf *skel)
 {
 	const struct capture_opts *o = &c->opts;
 	__u32 slots = o->slots ? o->slots : LBRSNAP_SLOTS;
@@ -135,7 +135,6 @@ static int set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->sample_every = o->sample;
 	skel->rodata->want_stack = o->stack || !c->lbr_on;
 	skel->rodata->want_lbr = c->lbr_on;
-	return 0;
 }
 
 static int open_objects(struct capture *c, char *err, size_t err_len)
@@ -400,11 +399,6 @@ __u64 capture__total_bytes(const struct capture *c)
 	/* every object's whole .bss is allocated, used or not, plus the one ring buffer */
 	return c->nr_objs * bpf_map__value_size(c->objs[0]->maps.bss) +
 	       bpf_map__max_entries(c->objs[0]->maps.events);
-}
-
-int capture__prog_fd(const struct capture *c, size_t i)
-{
-	return i < c->set.nr ? bpf_program__fd(c->aps[i].prog) : -EINVAL;
 }
 
 static const char *mode_name(const struct capture *c)
