@@ -4,19 +4,17 @@
  *
  * Every attach point gets its own program (lbrsnap_<kind>_<n>) and its own snapshot slots,
  * so two attach points never write the same buffer. The first thing a program does is take
- * the LBR snapshot: before bpf_get_branch_snapshot() there is no call and no jump, only the
- * branch-free set-up of its arguments (a ticket from an atomic add picks one of the attach
- * point's LBRSNAP_SLOTS slots). A helper call costs LBR entries on kernels that do not inline
- * it (bpf_get_smp_processor_id() before 6.10, 1ae6921009e5) and a taken branch costs one
- * entry in any mode, so filters, pid and comm all come after.
+ * the LBR snapshot. Before bpf_get_branch_snapshot() there is only the CPU number that picks
+ * the slot and branch-free set-up (a ticket from an atomic add). The CPU id is a helper call
+ * on kernels that do not inline it (before 6.10, 1ae6921009e5), which costs two LBR entries;
+ * it is the only call allowed there. Filters, pid and comm all come after.
  *
- * Slot reuse: ticket T uses slot T % SLOTS. Its snapshot is trusted only if every earlier
- * ticket of that slot had completed before T took it (completions counted per slot) and no
- * later ticket of that slot (T + SLOTS) was handed out before T finished copying. Both
- * conditions are observed around the write, so a reused slot is always detected; the record
- * is then kept with its branches dropped and counted as LBRSNAP_LOSS_CLOBBERED.
- * Same-CPU nesting of one program is already refused by the kernel (prog->active); those
- * misses are read from the program info in user space (LBRSNAP_LOSS_RECURSION).
+ * Slots: an attach point owns ap_slots consecutive slots of the object's pool, indexed by
+ * CPU. With a slot per possible CPU (the default) an invocation has its slot to itself: the
+ * kernel refuses same-CPU nesting of one program (prog->active, counted as recursion misses
+ * in user space). With fewer slots (--slots) CPUs share them, and reuse is detected: ticket
+ * T of a slot trusts its snapshot only if every earlier ticket had completed before T took
+ * it (done == T) and no later ticket was handed out before T finished copying.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -27,22 +25,24 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 #define NR_PROGS (3 * LBRSNAP_PROGS_PER_KIND)
+#define E2BIG 7		/* errno values are macros, which BTF does not carry */
 
-
-struct lbrsnap_branch snap[NR_PROGS][LBRSNAP_SLOTS][LBRSNAP_MAX_BRANCHES];
-struct lbrsnap_slot_ctl ctl[NR_PROGS];
-struct lbrsnap_ap_stats stats[NR_PROGS];
+struct lbrsnap_branch snap[LBRSNAP_SLOT_POOL][LBRSNAP_MAX_BRANCHES];
+struct lbrsnap_slot_ctl ctl[LBRSNAP_SLOT_POOL];
+struct lbrsnap_follow_stats follow_stats;
 
 const volatile __u32 ap_id[NR_PROGS];
 const volatile __u32 ap_flags[NR_PROGS];
-const volatile __u32 slot_mask = LBRSNAP_SLOTS - 1;
-const volatile __u32 slot_shift = 3;
+const volatile __u32 ap_slot_base[NR_PROGS];	/* first slot of the program in the pool */
+const volatile __u8 ap_ret_kind[NR_PROGS];	/* enum lbrsnap_ret_kind */
+const volatile __u8 ap_ret_shift[NR_PROGS];	/* 64 - 8 * size of the return type */
+const volatile __u32 slot_mask;			/* slots per attach point - 1 */
 const volatile __u32 filter_pid;
 const volatile __u32 filter_tid;
 const volatile bool filter_follow;
 const volatile bool filter_comm_on;
 const volatile char filter_comm[LBRSNAP_COMM_LEN];
-const volatile bool filter_errors;
+const volatile __u32 filter_errors;		/* LBRSNAP_ERR_* */
 const volatile bool filter_ret_on;
 const volatile __s64 filter_ret;
 const volatile __u32 sample_every;
@@ -54,7 +54,7 @@ struct {
 	__uint(max_entries, 8 << 20);
 } events SEC(".maps");
 
-/* Processes traced with "-- cmd": the workload and its descendants. */
+/* Processes traced with "-- cmd": the workload and its live descendants. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
@@ -79,12 +79,37 @@ static __always_inline bool comm_matches(const char *comm)
 	return true;
 }
 
-static __always_inline bool ret_wanted(__u32 flags, __s64 ret)
+/*
+ * args[1] of a raw tracepoint. The verifier takes context loads only at a constant offset
+ * from the context pointer itself, which the compiler does not always keep: say it in asm.
+ */
+static __always_inline __u64 ctx_arg1(void *ctx)
 {
-	if (!(flags & LBRSNAP_EV_HAS_RET))
+	__u64 v;
+
+	asm volatile("%0 = *(u64 *)(%1 + 8)" : "=r"(v) : "r"(ctx));
+	return v;
+}
+
+/* ret is already extended as its type says (ret_kind) */
+static __always_inline bool ret_wanted(__u32 kind, __s64 ret)
+{
+	bool is_err;
+
+	if (kind == LBRSNAP_RET_NONE)
 		return !filter_errors && !filter_ret_on;
-	if (filter_errors && (ret < -4095 || ret > -1))
-		return false;
+	if (filter_errors) {
+		/* an errno for signed integers; IS_ERR(), or NULL if asked, for pointers */
+		if (kind == LBRSNAP_RET_SIGNED)
+			is_err = ret < 0 && ret >= -4095;
+		else if (kind == LBRSNAP_RET_POINTER)
+			is_err = (ret < 0 && ret >= -4095) ||
+				 (!ret && (filter_errors & LBRSNAP_ERR_NULL));
+		else
+			is_err = false;	/* unsigned and bool values carry no errno */
+		if (!is_err)
+			return false;
+	}
 	if (filter_ret_on && ret != filter_ret)
 		return false;
 	return true;
@@ -92,22 +117,23 @@ static __always_inline bool ret_wanted(__u32 flags, __s64 ret)
 
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
+	struct lbrsnap_slot_ctl *sc;
 	struct lbrsnap_branch *buf;
 	struct lbrsnap_event *ev;
-	__u64 t, slot, done_before, pid_tgid, next;
+	__u64 t, s, done_before, pid_tgid, next;
 	char comm[LBRSNAP_COMM_LEN];
-	__u32 tgid, tid, flags = 0;
+	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE;
 	long lbr_ret, n;
 	__s64 ret = 0;
 
-	/* Branch- and call-free: take a ticket, address its slot, then snapshot. */
-	t = __sync_fetch_and_add(&ctl[idx].next, 1);
-	slot = t & slot_mask;
-	done_before = ctl[idx].done[slot];
-	buf = snap[idx][slot];
-	lbr_ret = bpf_get_branch_snapshot(buf, sizeof(snap[0][0]), 0);
-
-	__sync_fetch_and_add(&stats[idx].hits, 1);
+	/* Call-free but for the CPU id, branch-free: address the slot, take a ticket, snapshot */
+	cpu = bpf_get_smp_processor_id();
+	s = ap_slot_base[idx] + (cpu & slot_mask);
+	sc = &ctl[s];
+	t = __sync_fetch_and_add(&sc->next, 1);
+	done_before = sc->done;
+	buf = snap[s];
+	lbr_ret = bpf_get_branch_snapshot(buf, sizeof(snap[0]), 0);
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	tgid = pid_tgid >> 32;
@@ -122,21 +148,25 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	if (filter_comm_on && !comm_matches(comm))
 		goto filtered;
 
-	if (ap_flags[idx] & LBRSNAP_AP_RET_FEXIT) {
+	if (ap_flags[idx] & (LBRSNAP_AP_RET_FEXIT | LBRSNAP_AP_RET_ARG1)) {
 		__u64 v = 0;
 
-		bpf_get_func_ret(ctx, &v);
-		ret = (__s64)v;
-		flags |= LBRSNAP_EV_HAS_RET;
-	} else if (ap_flags[idx] & LBRSNAP_AP_RET_ARG1) {
-		ret = (__s64)((__u64 *)ctx)[1];
+		if (ap_flags[idx] & LBRSNAP_AP_RET_FEXIT)
+			bpf_get_func_ret(ctx, &v);
+		else
+			v = ctx_arg1(ctx);
+		kind = ap_ret_kind[idx];
+		/* the callee sets only its type's bytes: extend from there */
+		if (kind == LBRSNAP_RET_SIGNED)
+			ret = (__s64)(v << ap_ret_shift[idx]) >> ap_ret_shift[idx];
+		else
+			ret = (__s64)((v << ap_ret_shift[idx]) >> ap_ret_shift[idx]);
 		flags |= LBRSNAP_EV_HAS_RET;
 	}
-	if (!ret_wanted(flags, ret))
+	if (!ret_wanted(kind, ret))
 		goto filtered;
-	if (sample_every > 1 &&
-	    __sync_fetch_and_add(&ctl[idx].matched, 1) % sample_every) {
-		__sync_fetch_and_add(&stats[idx].sampled_out, 1);
+	if (sample_every > 1 && __sync_fetch_and_add(&sc->matched, 1) % sample_every) {
+		__sync_fetch_and_add(&sc->sampled_out, 1);
 		goto done;
 	}
 
@@ -148,13 +178,13 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	else
 		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + BRANCHES_SIZE, 0);
 	if (!ev) {
-		__sync_fetch_and_add(&stats[idx].lost[LBRSNAP_LOSS_RINGBUF], 1);
+		__sync_fetch_and_add(&sc->lost_ringbuf, 1);
 		goto done;
 	}
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->ret = ret;
 	ev->ap = ap_id[idx];
-	ev->cpu = bpf_get_smp_processor_id();
+	ev->cpu = cpu;
 	ev->pid = tgid;
 	ev->tid = tid;
 	__builtin_memcpy(ev->comm, comm, sizeof(comm));
@@ -167,12 +197,12 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		n = lbr_ret / LBRSNAP_BRANCH_SIZE;
 		if (n > LBRSNAP_MAX_BRANCHES)
 			n = LBRSNAP_MAX_BRANCHES;
-		bpf_probe_read_kernel(ev + 1, sizeof(snap[0][0]), buf);
+		bpf_probe_read_kernel(ev + 1, sizeof(snap[0]), buf);
 		/* a full barrier (locked add) orders the copy before the reuse check */
-		next = __sync_fetch_and_add(&ctl[idx].next, 0);
-		if (done_before != (t >> slot_shift) || next - t > (__u64)slot_mask + 1) {
+		next = __sync_fetch_and_add(&sc->next, 0);
+		if (done_before != t || next != t + 1) {
 			flags |= LBRSNAP_EV_CLOBBERED;
-			__sync_fetch_and_add(&stats[idx].lost[LBRSNAP_LOSS_CLOBBERED], 1);
+			__sync_fetch_and_add(&sc->clobbered, 1);
 		} else {
 			ev->nr_branches = n;
 		}
@@ -194,18 +224,20 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	}
 	ev->flags = flags;
 	bpf_ringbuf_submit(ev, 0);
-	__sync_fetch_and_add(&stats[idx].emitted, 1);
+	__sync_fetch_and_add(&sc->emitted, 1);
 	goto done;
 filtered:
-	__sync_fetch_and_add(&stats[idx].filtered, 1);
+	__sync_fetch_and_add(&sc->filtered, 1);
 done:
-	__sync_fetch_and_add(&ctl[idx].done[slot], 1);
+	__sync_fetch_and_add(&sc->done, 1);
 	return 0;
 }
 
 /*
- * Fork tracking for "-- cmd": children of a followed process are followed too. This program
- * is not an attach point and takes no snapshot.
+ * Fork tracking for "-- cmd": children of a followed process are followed too, and a
+ * process is forgotten when its last thread exits, so the map holds live processes only.
+ * A child that does not fit is counted, never silently dropped. These programs are not
+ * attach points and take no snapshot.
  */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(lbrsnap_follow_fork, struct task_struct *parent, struct task_struct *child)
@@ -214,8 +246,25 @@ int BPF_PROG(lbrsnap_follow_fork, struct task_struct *parent, struct task_struct
 	__u32 ctgid = BPF_CORE_READ(child, tgid);
 	__u8 one = 1;
 
-	if (ptgid != ctgid && bpf_map_lookup_elem(&follow, &ptgid))
-		bpf_map_update_elem(&follow, &ctgid, &one, BPF_ANY);
+	if (ptgid == ctgid || !bpf_map_lookup_elem(&follow, &ptgid))
+		return 0;
+	if (bpf_map_update_elem(&follow, &ctgid, &one, BPF_ANY) == -E2BIG)
+		__sync_fetch_and_add(&follow_stats.overflow, 1);
+	else
+		__sync_fetch_and_add(&follow_stats.added, 1);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(lbrsnap_follow_exit, struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+
+	/* signal->live reached 0 in do_exit() before this tracepoint: the group is dead */
+	if (BPF_CORE_READ(p, signal, live.counter))
+		return 0;
+	if (!bpf_map_delete_elem(&follow, &tgid))
+		__sync_fetch_and_add(&follow_stats.forgotten, 1);
 	return 0;
 }
 

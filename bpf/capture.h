@@ -16,7 +16,7 @@
 #include <linux/types.h>
 #endif
 
-#define LBRSNAP_EVENT_VERSION	1
+#define LBRSNAP_EVENT_VERSION	2
 
 /* Intel Skylake and later have 32 entries, Haswell and AMD Zen 4 16 (lbr-and-peers.md). */
 #define LBRSNAP_MAX_BRANCHES	32
@@ -31,10 +31,13 @@
 #define LBRSNAP_PROGS_PER_KIND	64
 
 /*
- * Snapshot slots per attach point (a power of two). A slot is taken by ticket before the
- * snapshot, so a slot is shared only by invocations LBRSNAP_SLOTS tickets apart.
+ * Snapshot slots: each attach point owns a power-of-two number of them, addressed by the CPU
+ * number, so with at least as many slots as possible CPUs two invocations can only share a
+ * slot by nesting on one CPU, which the kernel refuses. Slots come from one pool per loaded
+ * object; an attach point with more slots leaves room for fewer attach points in an object.
  */
-#define LBRSNAP_SLOTS		8
+#define LBRSNAP_SLOT_POOL	512
+#define LBRSNAP_MAX_SLOTS	LBRSNAP_SLOT_POOL
 
 enum lbrsnap_kind {
 	LBRSNAP_KIND_FEXIT = 1,
@@ -47,12 +50,32 @@ enum {
 	LBRSNAP_EV_HAS_RET = 1 << 0,		/* ret holds a return value */
 	LBRSNAP_EV_CLOBBERED = 1 << 1,		/* snapshot slot reused mid-copy: branches dropped */
 	LBRSNAP_EV_STACK_ERR = 1 << 2,		/* bpf_get_stack() failed (error in stack_err) */
+	LBRSNAP_EV_LBR_STALE = 1 << 3,		/* set by readers: LBR was off on this CPU then */
 };
 
-/* Per program flags (rodata ap_flags[]), set from the attach point's BTF */
+/*
+ * How the return value of an attach point is typed, from its BTF. The program stores it in
+ * lbrsnap_event.ret already extended to 64 bits the way the type says, so every filter and
+ * every reader compares and prints the value the function really returned.
+ */
+enum lbrsnap_ret_kind {
+	LBRSNAP_RET_NONE = 0,		/* void function, or a tracepoint without one */
+	LBRSNAP_RET_SIGNED = 1,		/* signed integer or enum: sign-extended from ret_size */
+	LBRSNAP_RET_UNSIGNED = 2,	/* unsigned integer or enum, char: zero-extended */
+	LBRSNAP_RET_BOOL = 3,		/* _Bool: low byte, zero-extended; printed true/false */
+	LBRSNAP_RET_POINTER = 4,	/* 64 bits; IS_ERR() values are ERR_PTR(-errno) */
+};
+
+/* Where a program finds its return value (rodata ap_flags[]) */
 enum {
 	LBRSNAP_AP_RET_FEXIT = 1 << 0,	/* fexit on a function returning a value */
 	LBRSNAP_AP_RET_ARG1 = 1 << 1,	/* sys_exit raw tracepoint: args[1] is the return value */
+};
+
+/* What --errors keeps (rodata filter_errors) */
+enum {
+	LBRSNAP_ERR_ERRNO = 1 << 0,	/* signed -4095..-1, pointers IS_ERR() */
+	LBRSNAP_ERR_NULL = 1 << 1,	/* --errors=null: NULL pointers as well */
 };
 
 /* Loss causes, counted per attach point in the BPF program's stats. */
@@ -60,6 +83,7 @@ enum lbrsnap_loss {
 	LBRSNAP_LOSS_RINGBUF = 0,		/* bpf_ringbuf_reserve() failed: buffer full */
 	LBRSNAP_LOSS_CLOBBERED = 1,		/* snapshot slot reused: record kept, branches dropped */
 	LBRSNAP_LOSS_RECURSION = 2,		/* kernel skipped the program (prog->active), from prog info */
+	LBRSNAP_LOSS_UNREAD = 3,		/* emitted by the program, never read (user space) */
 	LBRSNAP_LOSS__MAX,
 };
 
@@ -86,20 +110,30 @@ struct lbrsnap_event {
 	/* followed by struct lbrsnap_branch[nr_branches], then __u64 stack[nr_stack] */
 };
 
-/* Ticket state of one attach point's snapshot slots (see capture.bpf.c). */
+/*
+ * One snapshot slot's tickets and counters, a cache line of its own. With a slot per CPU
+ * only that CPU writes the line, so the counters of an invocation never bounce between
+ * CPUs; user space sums an attach point's slots. Every invocation takes a ticket (next)
+ * before the snapshot and completes it (done) at the end, so after detaching, next == done
+ * says no invocation is still running and the counters are final:
+ *	next == filtered + sampled_out + emitted + lost_ringbuf
+ */
 struct lbrsnap_slot_ctl {
-	__u64 next;			/* next ticket */
+	__u64 next;			/* tickets taken: invocations */
+	__u64 done;			/* tickets completed */
 	__u64 matched;			/* passed the filters: --sample counts these */
-	__u64 done[LBRSNAP_SLOTS];	/* completed tickets per slot */
-};
+	__u64 filtered;			/* rejected by a filter (pid, comm, return value) */
+	__u64 sampled_out;		/* passed the filters, dropped by --sample */
+	__u64 emitted;			/* records submitted to the ring buffer */
+	__u64 lost_ringbuf;		/* bpf_ringbuf_reserve() failed */
+	__u64 clobbered;		/* emitted with branches dropped: slot reused */
+} __attribute__((aligned(64)));
 
-/* Per attach point counters kept by the BPF program (a global array, one entry per ap). */
-struct lbrsnap_ap_stats {
-	__u64 hits;		/* invocations that took a ticket */
-	__u64 filtered;		/* rejected by a filter (pid, comm, return value) */
-	__u64 sampled_out;	/* passed the filters, dropped by --sample */
-	__u64 emitted;		/* records submitted to the ring buffer */
-	__u64 lost[LBRSNAP_LOSS__MAX];
+/* Counters of the fork tracker (-- cmd), one set per capture. */
+struct lbrsnap_follow_stats {
+	__u64 added;			/* children followed */
+	__u64 overflow;			/* children not followed: the follow map was full */
+	__u64 forgotten;		/* followed processes that exited */
 };
 
 static inline unsigned int lbrsnap_event_size(unsigned int nr_branches, unsigned int nr_stack)

@@ -7,6 +7,7 @@
  * error that says why.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,8 +249,70 @@ static void name_set__free(struct name_set *set)
 	free(set->v);
 }
 
+static void emit_type(void *ctx, const char *fmt, va_list args)
+{
+	char **buf = ctx, *more, *joined;
+
+	if (vasprintf(&more, fmt, args) < 0)
+		return;
+	if (asprintf(&joined, "%s%s", *buf ?: "", more) >= 0) {
+		free(*buf);
+		*buf = joined;
+	}
+	free(more);
+}
+
+/* The C spelling of a BTF type, as the kernel's source declares it ("struct file *"). */
+static char *type_name(const struct btf *btf, __u32 id)
+{
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
+	struct btf_dump *d;
+	char *buf = NULL;
+
+	d = btf_dump__new(btf, emit_type, &buf, NULL);
+	if (!d)
+		return NULL;
+	if (btf_dump__emit_type_decl(d, id, &opts)) {
+		free(buf);
+		buf = NULL;
+	}
+	btf_dump__free(d);
+	return buf;
+}
+
+/*
+ * How a function's return value must be read. The callee sets only the bytes of its type
+ * (an int leaves the upper half of RAX undefined, a bool all but AL), so the value is
+ * extended from ret_size by its signedness.
+ */
+static void type_return(const struct btf *btf, __u32 type_id, struct attach_target *t)
+{
+	const struct btf_type *r = btf__type_by_id(btf, type_id);
+
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	if (!r)
+		return;
+	if (btf_is_ptr(r)) {
+		t->ret_kind = LBRSNAP_RET_POINTER;
+		t->ret_size = 8;
+	} else if (btf_is_int(r) && r->size <= 8) {
+		__u8 enc = btf_int_encoding(r);
+
+		t->ret_kind = enc & BTF_INT_BOOL ? LBRSNAP_RET_BOOL :
+			      enc & BTF_INT_SIGNED ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
+		t->ret_size = r->size;
+	} else if ((btf_is_enum(r) || btf_is_enum64(r)) && r->size <= 8) {
+		/* kflag marks a signed enum (BTF of 6.0+ kernels) */
+		t->ret_kind = btf_kflag(r) ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
+		t->ret_size = r->size;
+	}
+	if (t->ret_kind)
+		t->ret_type = type_name(btf, type_id);
+}
+
 static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
-		      bool has_ret)
+		      const struct btf *btf, const struct btf_type *func)
 {
 	struct attach_target *t, *nv;
 	size_t i;
@@ -274,20 +337,23 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 		return -ENOMEM;
 	}
 	t->kind = kind;
-	t->has_ret = has_ret;
-	if (kind != LBRSNAP_KIND_FEXIT && !strcmp(name, "sys_exit")) {
-		t->has_ret = true;
-		t->ret_is_arg1 = true;
-	}
 	set->nr++;
+	if (kind == LBRSNAP_KIND_FEXIT) {
+		const struct btf_type *proto = btf__type_by_id(btf, func->type);
+
+		if (proto && btf_is_func_proto(proto) && proto->type)
+			type_return(btf, proto->type, t);
+	} else if (!strcmp(name, "sys_exit")) {
+		/* sys_exit(struct pt_regs *regs, long ret) */
+		t->ret_is_arg1 = true;
+		t->ret_kind = LBRSNAP_RET_SIGNED;
+		t->ret_size = 8;
+		t->ret_type = strdup("long");
+	}
+	t->has_ret = t->ret_kind != LBRSNAP_RET_NONE;
+	if (t->has_ret && !t->ret_type)
+		return -ENOMEM;
 	return 0;
-}
-
-static bool returns_value(const struct btf *btf, const struct btf_type *func)
-{
-	const struct btf_type *proto = btf__type_by_id(btf, func->type);
-
-	return proto && btf_is_func_proto(proto) && proto->type != 0;
 }
 
 static int expand_one(struct attach_set *set, const char *spec, const struct btf *btf,
@@ -311,7 +377,6 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = btf__name_by_offset(btf, t->name_off);
 		const char *obstacle = NULL;
-		bool has_ret = false;
 
 		if (kind == LBRSNAP_KIND_FEXIT) {
 			if (!btf_is_func(t))
@@ -323,16 +388,14 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 		}
 		if (glob ? fnmatch(pattern, name, 0) : strcmp(pattern, name))
 			continue;
-		if (kind == LBRSNAP_KIND_FEXIT) {
+		if (kind == LBRSNAP_KIND_FEXIT)
 			obstacle = fexit_obstacle(btf, t, ks, traceable);
-			has_ret = returns_value(btf, t);
-		}
 		if (obstacle) {
 			skipped++;
 			why = obstacle;
 			continue;
 		}
-		ret = add_target(set, kind, name, has_ret);
+		ret = add_target(set, kind, name, btf, t);
 		if (ret)
 			return ret;
 		found++;
@@ -391,6 +454,7 @@ void attach_set__free(struct attach_set *set)
 	for (i = 0; i < set->nr; i++) {
 		free(set->v[i].spec);
 		free(set->v[i].name);
+		free(set->v[i].ret_type);
 	}
 	free(set->v);
 	memset(set, 0, sizeof(*set));

@@ -19,6 +19,9 @@ struct attach_target {
 	enum lbrsnap_kind kind;
 	bool has_ret;		/* fexit on a non-void function, or sys_exit */
 	bool ret_is_arg1;	/* raw_tp/tp_btf sys_exit: args[1] is the return value */
+	enum lbrsnap_ret_kind ret_kind;	/* how the return value is extended and printed */
+	__u8 ret_size;		/* bytes of the return type */
+	char *ret_type;		/* its C spelling from BTF ("int", "struct file *"), or NULL */
 };
 
 struct attach_set {

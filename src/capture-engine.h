@@ -8,7 +8,8 @@
  *	capture__write_header()	META and ATTACH sections
  *	capture__poll()		move ring-buffer records into the writer
  *	capture__run()		capture__poll() until a signal, a timeout or a child's exit
- *	capture__finish()	drain, then losses and kallsyms (BPF symbols still loaded)
+ *	capture__finish()	detach, wait for running invocations, drain, count; then
+ *				losses and kallsyms (BPF symbols still loaded)
  *	capture__close()	detach and free; the kernel also detaches if the process dies,
  *				because nothing is pinned
  */
@@ -37,7 +38,7 @@ struct capture_opts {
 	__u32 pid;			/* -p: process (tgid) */
 	__u32 tid;			/* -t: thread */
 	const char *comm;		/* --comm */
-	bool errors;			/* --errors: return value in -4095..-1 */
+	__u32 errors;			/* --errors[=null]: LBRSNAP_ERR_* */
 	bool ret_on;			/* --ret VALUE */
 	__s64 ret;
 	__u32 sample;			/* --sample N: keep 1 of N (0, 1: all) */
@@ -45,19 +46,35 @@ struct capture_opts {
 	const char *branch_filter;	/* -j, perf syntax; NULL = "any,k" */
 	enum capture_lbr_mode lbr_mode;
 	__u64 ringbuf_bytes;		/* power of two, >= page size; 0 = default 8 MiB */
-	__u32 slots;			/* snapshot slots per attach point, power of two <= 8 */
+	__u32 slots;			/* snapshot slots per attach point, a power of two;
+					   0: possible CPUs rounded up */
 	bool follow;			/* only processes added with capture__follow() */
+	__u32 follow_max;		/* processes followed at once; 0: 16384 */
 	int verbose;
 };
 
 /* The default attach point: failing syscalls are useful on any machine. */
 #define CAPTURE_DEFAULT_EVENT "raw_tp:sys_exit"
 
+/*
+ * The final counts, read after detaching and draining, so that they add up exactly:
+ *	hits == records + filtered + sampled_out + capture_stats__lost()
+ *	emitted == records + lost[LBRSNAP_LOSS_UNREAD]
+ */
 struct capture_stats {
-	__u64 records;			/* written to the file */
-	__u64 hits, filtered, sampled_out;
-	__u64 lost[LBRSNAP_LOSS__MAX];
+	__u64 records;			/* read from the ring buffer and written */
+	__u64 hits;			/* invocations: program runs and recursion misses */
+	__u64 filtered, sampled_out;
+	__u64 emitted;			/* records the programs submitted */
+	__u64 lost[LBRSNAP_LOSS__MAX];	/* LBRSNAP_LOSS_CLOBBERED records are kept */
+	__u64 in_flight;		/* invocations still running when counted: 0 */
+	__u64 follow_added;		/* children of the command followed */
+	__u64 follow_overflow;		/* children not followed: --follow-max reached */
+	__u64 follow_forgotten;		/* followed processes that exited */
 };
+
+/* Invocations whose record is missing: ring buffer full, skipped by the kernel, unread. */
+__u64 capture_stats__lost(const struct capture_stats *st);
 
 struct capture;
 
@@ -89,6 +106,8 @@ bool capture__has_lbr(const struct capture *c);
 const char *capture__lbr_why(const struct capture *c);
 size_t capture__nr_attach(const struct capture *c);
 const char *capture__attach_spec(const struct capture *c, size_t i);
+/* Snapshot slots per attach point. */
+__u32 capture__slots(const struct capture *c);
 /* Snapshot memory owned by one attach point, and by the whole capture. */
 __u64 capture__attach_bytes(const struct capture *c);
 __u64 capture__total_bytes(const struct capture *c);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture-opts.h"
+#include "ret-value.h"
 
 static int parse_u64(const char *who, const char *opt, const char *s, __u64 max, __u64 *out)
 {
@@ -53,10 +54,41 @@ static int add_event(struct capture_opts *o, const char *spec)
 	return 0;
 }
 
+int capture_opts__parse_ret(const char *arg, __s64 *ret)
+{
+	char *end;
+	int e;
+
+	if (!strcmp(arg, "true") || !strcmp(arg, "false") || !strcmp(arg, "NULL")) {
+		*ret = arg[0] == 't';
+		return 0;
+	}
+	if (arg[0] == '-' && arg[1] == 'E') {
+		for (e = 1; e <= LBR_MAX_ERRNO; e++) {
+			const char *name = lbr_errno__name(e);
+
+			if (name && !strcmp(name, arg + 1)) {
+				*ret = -e;
+				return 0;
+			}
+		}
+		return -EINVAL;
+	}
+	errno = 0;
+	*ret = strtoll(arg, &end, 0);
+	if (errno == ERANGE && arg[0] != '-') {
+		/* unsigned 64-bit values and addresses above LLONG_MAX */
+		errno = 0;
+		*ret = (__s64)strtoull(arg, &end, 0);
+	}
+	if (errno || end == arg || *end)
+		return -EINVAL;
+	return 0;
+}
+
 int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const char *who)
 {
 	__u64 v;
-	char *end;
 
 	switch (opt) {
 	case 'e':
@@ -83,13 +115,20 @@ int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const 
 		o->comm = arg;
 		return 1;
 	case CAPTURE_OPT_ERRORS:
-		o->errors = true;
+		if (!arg) {
+			o->errors = LBRSNAP_ERR_ERRNO;
+		} else if (!strcmp(arg, "null")) {
+			o->errors = LBRSNAP_ERR_ERRNO | LBRSNAP_ERR_NULL;
+		} else {
+			fprintf(stderr, "%s: bad --errors='%s': only --errors=null (NULL pointers "
+				"too) takes a value\n", who, arg);
+			return -EINVAL;
+		}
 		return 1;
 	case CAPTURE_OPT_RET:
-		errno = 0;
-		o->ret = strtoll(arg, &end, 0);
-		if (errno || end == arg || *end) {
-			fprintf(stderr, "%s: bad --ret '%s'\n", who, arg);
+		if (capture_opts__parse_ret(arg, &o->ret)) {
+			fprintf(stderr, "%s: bad --ret '%s': a number, -ENAME, true, false or "
+				"NULL\n", who, arg);
 			return -EINVAL;
 		}
 		o->ret_on = true;
@@ -124,9 +163,23 @@ int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const 
 	case CAPTURE_OPT_RINGBUF:
 		return parse_size(who, arg, &o->ringbuf_bytes) ?: 1;
 	case CAPTURE_OPT_SLOTS:
-		if (parse_u64(who, "--slots", arg, LBRSNAP_SLOTS, &v))
+		if (parse_u64(who, "--slots", arg, LBRSNAP_MAX_SLOTS, &v))
 			return -EINVAL;
+		if (!v || (v & (v - 1))) {
+			fprintf(stderr, "%s: bad --slots '%s': a power of two from 1 to %d\n",
+				who, arg, LBRSNAP_MAX_SLOTS);
+			return -EINVAL;
+		}
 		o->slots = v;
+		return 1;
+	case CAPTURE_OPT_FOLLOW_MAX:
+		if (parse_u64(who, "--follow-max", arg, 1 << 24, &v))
+			return -EINVAL;
+		if (!v) {
+			fprintf(stderr, "%s: --follow-max needs N >= 1\n", who);
+			return -EINVAL;
+		}
+		o->follow_max = v;
 		return 1;
 	case 'v':
 		o->verbose++;
@@ -140,7 +193,7 @@ void capture_opts__finish(struct capture_opts *o)
 {
 	/* the documented default: failing syscalls */
 	if (!o->nr_events && !o->ret_on)
-		o->errors = true;
+		o->errors = LBRSNAP_ERR_ERRNO;
 }
 
 void capture_opts__free(struct capture_opts *o)

@@ -14,6 +14,7 @@
 enum {
 	CAPTURE_OPT_COMM = 0x1000, CAPTURE_OPT_ERRORS, CAPTURE_OPT_RET, CAPTURE_OPT_SAMPLE,
 	CAPTURE_OPT_STACK, CAPTURE_OPT_LBR, CAPTURE_OPT_RINGBUF, CAPTURE_OPT_SLOTS,
+	CAPTURE_OPT_FOLLOW_MAX,
 };
 
 #define CAPTURE_SHORT_OPTIONS "e:p:t:j:v"
@@ -23,7 +24,7 @@ enum {
 	{ "pid", required_argument, NULL, 'p' },				\
 	{ "tid", required_argument, NULL, 't' },				\
 	{ "comm", required_argument, NULL, CAPTURE_OPT_COMM },			\
-	{ "errors", no_argument, NULL, CAPTURE_OPT_ERRORS },			\
+	{ "errors", optional_argument, NULL, CAPTURE_OPT_ERRORS },		\
 	{ "ret", required_argument, NULL, CAPTURE_OPT_RET },			\
 	{ "sample", required_argument, NULL, CAPTURE_OPT_SAMPLE },		\
 	{ "branch-filter", required_argument, NULL, 'j' },			\
@@ -31,6 +32,7 @@ enum {
 	{ "lbr", required_argument, NULL, CAPTURE_OPT_LBR },			\
 	{ "ringbuf", required_argument, NULL, CAPTURE_OPT_RINGBUF },		\
 	{ "slots", required_argument, NULL, CAPTURE_OPT_SLOTS },		\
+	{ "follow-max", required_argument, NULL, CAPTURE_OPT_FOLLOW_MAX },	\
 	{ "verbose", no_argument, NULL, 'v' }
 
 /* The --help lines of those options. */
@@ -41,15 +43,19 @@ enum {
 "  -p, --pid PID           only this process\n"					\
 "  -t, --tid TID           only this thread\n"					\
 "      --comm NAME         only tasks with this comm\n"				\
-"      --errors            only return values -4095..-1 (fexit, sys_exit)\n"	\
-"      --ret VALUE         only this return value\n"				\
+"      --errors[=null]     only errors: -4095..-1 for signed returns, ERR_PTR for\n" \
+"                          pointers (=null: NULL too); never unsigned or bool ones\n" \
+"      --ret VALUE         only this return value, as its type reads: -17, -EEXIST,\n" \
+"                          4294967295, true, false, NULL\n"			\
 "      --sample N          keep 1 of N matching invocations\n"			\
 "  -j, --branch-filter F   LBR branch filter, perf syntax (default any,k)\n"	\
 "      --stack             capture kernel stacks as well as LBR\n"		\
 "      --lbr MODE          auto: enable LBR, else stacks (default); off: stacks only;\n" \
 "                          external: snapshot, another tool (perf record -b) enables LBR\n" \
 "      --ringbuf SIZE      ring buffer bytes, power of two, K/M suffix (default 8M)\n" \
-"      --slots N           snapshot slots per attach point (1, 2, 4, 8; default 8)\n"	\
+"      --slots N           snapshot slots per attach point, a power of two (default:\n" \
+"                          one per possible CPU, rounded up)\n"			\
+"      --follow-max N      processes followed at once with a command (default 16384)\n" \
 "  -v, --verbose           more messages (memory per attach point); -vv: libbpf logs\n"
 
 /*
@@ -58,6 +64,8 @@ enum {
  * -e values are collected in an array that capture_opts__free() releases.
  */
 int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const char *who);
+/* Parses a --ret value: a number, -ENAME, true, false or NULL. Returns 0 or -EINVAL. */
+int capture_opts__parse_ret(const char *arg, __s64 *ret);
 /* Defaults that depend on the whole command line: no -e means failing syscalls. */
 void capture_opts__finish(struct capture_opts *o);
 void capture_opts__free(struct capture_opts *o);

@@ -2,10 +2,16 @@
 /*
  * The capture engine (API in capture-engine.h).
  *
- * One BPF object holds LBRSNAP_PROGS_PER_KIND programs of each kind, each with its own
- * snapshot slots; attach point number j of a kind runs program j % 64 of object j / 64.
- * Further objects share the first one's ring buffer and follow map, so one consumer sees
- * every record in commit order.
+ * One BPF object holds LBRSNAP_PROGS_PER_KIND programs of each kind and a pool of
+ * LBRSNAP_SLOT_POOL snapshot slots; each attach point takes the next free program of its
+ * kind and the next `slots` slots of the pool, and a new object is opened when either runs
+ * out. Further objects share the first one's ring buffer and follow map, so one consumer
+ * sees every record in commit order.
+ *
+ * Ending a capture is ordered so that the counts add up: detach every program, wait for an
+ * RCU grace period (membarrier) so no invocation that started before the detach is still
+ * running, confirm it with the slots' tickets (taken == completed), drain the ring buffer,
+ * and only then read the counters.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
@@ -28,12 +36,15 @@
 
 #define PROGS LBRSNAP_PROGS_PER_KIND
 #define DEFAULT_RINGBUF (8ULL << 20)
+#define DEFAULT_FOLLOW_MAX 16384
 
 struct ap_slot {
 	size_t obj;		/* object instance */
 	__u32 idx;		/* program index inside it: (kind - 1) * PROGS + n */
+	__u32 slot_base;	/* its first slot in the object's pool */
 	struct bpf_program *prog;
 	struct bpf_link *link;
+	__u64 records;		/* records of this attach point read from the ring buffer */
 };
 
 struct capture {
@@ -43,6 +54,8 @@ struct capture {
 	struct capture_bpf **objs;
 	size_t nr_objs;
 	struct bpf_link *follow_link;
+	struct bpf_link *follow_exit_link;
+	__u32 slots;			/* per attach point */
 	struct ring_buffer *rb;
 	struct lbr_enable *lbr;
 	bool lbr_on;			/* events open, or enabled by another tool */
@@ -103,6 +116,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int handle_record(void *ctx, void *data, size_t size)
 {
+	const struct lbrsnap_event *ev = data;
 	struct capture *c = ctx;
 	int err;
 
@@ -112,16 +126,16 @@ static int handle_record(void *ctx, void *data, size_t size)
 		return err;
 	}
 	c->records++;
+	if (ev->ap < c->set.nr)
+		c->aps[ev->ap].records++;
 	return 0;
 }
 
 static void set_rodata(struct capture *c, struct capture_bpf *skel)
 {
 	const struct capture_opts *o = &c->opts;
-	__u32 slots = o->slots ? o->slots : LBRSNAP_SLOTS;
 
-	skel->rodata->slot_mask = slots - 1;
-	skel->rodata->slot_shift = __builtin_ctz(slots);
+	skel->rodata->slot_mask = c->slots - 1;
 	skel->rodata->filter_pid = o->pid;
 	skel->rodata->filter_tid = o->tid;
 	skel->rodata->filter_follow = o->follow;
@@ -137,22 +151,40 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->want_lbr = c->lbr_on;
 }
 
+/* Places every attach point: an object, a program of its kind in it and its pool slots. */
+static void place_attach_points(struct capture *c)
+{
+	size_t nth[4] = {}, in_obj = 0, obj = 0, i;
+	size_t per_obj = LBRSNAP_SLOT_POOL / c->slots;
+
+	for (i = 0; i < c->set.nr; i++) {
+		enum lbrsnap_kind kind = c->set.v[i].kind;
+		struct ap_slot *s = &c->aps[i];
+
+		if (in_obj == per_obj || nth[kind] == PROGS) {
+			obj++;
+			in_obj = 0;
+			memset(nth, 0, sizeof(nth));
+		}
+		s->obj = obj;
+		s->idx = (kind - 1) * PROGS + nth[kind]++;
+		s->slot_base = in_obj++ * c->slots;
+	}
+	c->nr_objs = obj + 1;
+}
+
 static int open_objects(struct capture *c, char *err, size_t err_len)
 {
-	size_t per_kind[4] = {}, nth[4] = {}, i;
 	struct bpf_program *prog;
+	size_t i;
 	int ret;
 
-	for (i = 0; i < c->set.nr; i++)
-		per_kind[c->set.v[i].kind]++;
-	c->nr_objs = 1;
-	for (i = 1; i < 4; i++) {
-		if ((per_kind[i] + PROGS - 1) / PROGS > c->nr_objs)
-			c->nr_objs = (per_kind[i] + PROGS - 1) / PROGS;
-	}
-	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
 	c->aps = calloc(c->set.nr, sizeof(*c->aps));
-	if (!c->objs || !c->aps)
+	if (!c->aps)
+		return -ENOMEM;
+	place_attach_points(c);
+	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
+	if (!c->objs)
 		return -ENOMEM;
 	for (i = 0; i < c->nr_objs; i++) {
 		struct capture_bpf *skel = capture_bpf__open();
@@ -173,25 +205,29 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 					 (unsigned long long)c->opts.ringbuf_bytes, strerror(-ret));
 				return ret;
 			}
+			ret = bpf_map__set_max_entries(skel->maps.follow, c->opts.follow_max ?:
+						       DEFAULT_FOLLOW_MAX);
+			if (ret)
+				return ret;
 			bpf_program__set_autoload(skel->progs.lbrsnap_follow_fork, c->opts.follow);
+			bpf_program__set_autoload(skel->progs.lbrsnap_follow_exit, c->opts.follow);
 		}
 	}
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
-		size_t n = nth[t->kind]++;
 		struct ap_slot *s = &c->aps[i];
-		struct capture_bpf *skel;
+		struct capture_bpf *skel = c->objs[s->obj];
 		char name[64];
 
-		s->obj = n / PROGS;
-		s->idx = (t->kind - 1) * PROGS + n % PROGS;
-		skel = c->objs[s->obj];
-		snprintf(name, sizeof(name), "lbrsnap_%s_%zu", prog_kind[t->kind], n % PROGS);
+		snprintf(name, sizeof(name), "lbrsnap_%s_%u", prog_kind[t->kind], s->idx % PROGS);
 		s->prog = bpf_object__find_program_by_name(skel->obj, name);
 		if (!s->prog)
 			return -ENOENT;
 		bpf_program__set_autoload(s->prog, true);
 		skel->rodata->ap_id[s->idx] = i;
+		skel->rodata->ap_slot_base[s->idx] = s->slot_base;
+		skel->rodata->ap_ret_kind[s->idx] = t->ret_kind;
+		skel->rodata->ap_ret_shift[s->idx] = t->ret_kind ? 64 - 8 * t->ret_size : 0;
 		skel->rodata->ap_flags[s->idx] =
 			(t->kind == LBRSNAP_KIND_FEXIT && t->has_ret ? LBRSNAP_AP_RET_FEXIT : 0) |
 			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0);
@@ -271,10 +307,13 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	}
 	if (c->opts.follow) {
 		c->follow_link = bpf_program__attach(c->objs[0]->progs.lbrsnap_follow_fork);
-		if (!c->follow_link) {
+		c->follow_exit_link = c->follow_link ?
+			bpf_program__attach(c->objs[0]->progs.lbrsnap_follow_exit) : NULL;
+		if (!c->follow_exit_link) {
 			ret = -errno;
 			snprintf(err, err_len, "cannot attach the fork tracker "
-				 "(tp_btf/sched_process_fork): %s", strerror(-ret));
+				 "(tp_btf/sched_process_fork, sched_process_exit): %s",
+				 strerror(-ret));
 			return ret;
 		}
 	}
@@ -285,6 +324,17 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 		return ret;
 	}
 	return 0;
+}
+
+/* A slot per possible CPU, so that no two CPUs ever share one. */
+static __u32 default_slots(void)
+{
+	int cpus = libbpf_num_possible_cpus();
+	__u32 slots = 1;
+
+	while (cpus > 0 && slots < (__u32)cpus && slots < LBRSNAP_MAX_SLOTS)
+		slots <<= 1;
+	return slots;
 }
 
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
@@ -301,15 +351,17 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	err[0] = 0;
 	verbosity = opts->verbose;
 	libbpf_set_print(libbpf_print);
-	if (opts->slots && (opts->slots > LBRSNAP_SLOTS || (opts->slots & (opts->slots - 1)))) {
+	if (opts->slots && (opts->slots > LBRSNAP_MAX_SLOTS ||
+			    (opts->slots & (opts->slots - 1)))) {
 		snprintf(err, err_len, "slots must be a power of two from 1 to %d",
-			 LBRSNAP_SLOTS);
+			 LBRSNAP_MAX_SLOTS);
 		return -EINVAL;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	c->opts = *opts;
+	c->slots = opts->slots ?: default_slots();
 	if (!nr_events) {
 		events = default_events;
 		nr_events = 1;
@@ -384,14 +436,17 @@ const char *capture__attach_spec(const struct capture *c, size_t i)
 	return i < c->set.nr ? c->set.v[i].spec : NULL;
 }
 
+__u32 capture__slots(const struct capture *c)
+{
+	return c->slots;
+}
+
 __u64 capture__attach_bytes(const struct capture *c)
 {
 	const struct capture_bpf *skel = c->objs[0];
-	__u32 slots = c->opts.slots ? c->opts.slots : LBRSNAP_SLOTS;
 
-	/* used slots, their ticket counters and the loss counters */
-	return slots * sizeof(skel->bss->snap[0][0]) + sizeof(skel->bss->ctl[0]) +
-	       sizeof(skel->bss->stats[0]);
+	/* its slots: branch buffers and the cache line of tickets and counters of each */
+	return c->slots * (sizeof(skel->bss->snap[0]) + sizeof(skel->bss->ctl[0]));
 }
 
 __u64 capture__total_bytes(const struct capture *c)
@@ -433,7 +488,7 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 	ret |= lbrfile_writer__meta(w, "time_ref", "%llu %llu",
 				    (unsigned long long)mono.tv_sec * 1000000000ULL + mono.tv_nsec,
 				    (unsigned long long)real.tv_sec * 1000000000ULL + real.tv_nsec);
-	ret |= lbrfile_writer__meta(w, "slots", "%u", c->opts.slots ?: LBRSNAP_SLOTS);
+	ret |= lbrfile_writer__meta(w, "slots", "%u", c->slots);
 	if (ret)
 		return -ENOMEM;
 	for (i = 0; i < c->set.nr; i++) {
@@ -442,9 +497,12 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 			.id = i,
 			.kind = t->kind,
 			.flags = t->has_ret ? LBRFILE_AP_HAS_RET : 0,
+			.ret_kind = t->ret_kind,
+			.ret_size = t->ret_size,
 			.mem_bytes = capture__attach_bytes(c),
 			.spec = t->spec,
 			.target = t->name,
+			.ret_type = t->ret_type,
 		};
 
 		ret = lbrfile_writer__attach(w, &ap);
@@ -501,6 +559,67 @@ int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run
 	}
 }
 
+__u64 capture_stats__lost(const struct capture_stats *st)
+{
+	return st->lost[LBRSNAP_LOSS_RINGBUF] + st->lost[LBRSNAP_LOSS_RECURSION] +
+	       st->lost[LBRSNAP_LOSS_UNREAD];
+}
+
+/* Sums an attach point's slots: tickets taken and completed, and its counters. */
+static void sum_slots(const struct capture *c, const struct ap_slot *s,
+		      struct lbrsnap_slot_ctl *sum)
+{
+	const struct lbrsnap_slot_ctl *sc = &c->objs[s->obj]->bss->ctl[s->slot_base];
+	__u32 i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < c->slots; i++, sc++) {
+		/* done first: a ticket completed after this read only makes next larger */
+		sum->done += __atomic_load_n(&sc->done, __ATOMIC_ACQUIRE);
+		sum->next += __atomic_load_n(&sc->next, __ATOMIC_ACQUIRE);
+		sum->filtered += sc->filtered;
+		sum->sampled_out += sc->sampled_out;
+		sum->emitted += sc->emitted;
+		sum->lost_ringbuf += sc->lost_ringbuf;
+		sum->clobbered += sc->clobbered;
+	}
+}
+
+/* Invocations that took a ticket and have not completed it. */
+static __u64 in_flight(const struct capture *c)
+{
+	struct lbrsnap_slot_ctl sum;
+	__u64 n = 0;
+	size_t i;
+
+	for (i = 0; i < c->set.nr; i++) {
+		sum_slots(c, &c->aps[i], &sum);
+		n += sum.next - sum.done;
+	}
+	return n;
+}
+
+/*
+ * Detaches every attach point and waits until no invocation is running. A tracepoint or a
+ * trampoline may still call a program for an RCU grace period after its link is gone;
+ * MEMBARRIER_CMD_GLOBAL waits for one (synchronize_rcu()). The tickets then confirm it.
+ */
+static __u64 capture__stop(struct capture *c)
+{
+	__u64 left;
+	size_t i;
+	int tries;
+
+	for (i = 0; i < c->set.nr; i++) {
+		bpf_link__destroy(c->aps[i].link);
+		c->aps[i].link = NULL;
+	}
+	syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	for (tries = 0; (left = in_flight(c)) && tries < 1000; tries++)
+		usleep(1000);
+	return left;
+}
+
 int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_stats *st)
 {
 	char *ksyms = NULL;
@@ -508,7 +627,8 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	/* drain what the programs committed before the caller decided to stop */
+	st->in_flight = capture__stop(c);
+	/* everything the programs submitted is in the ring buffer now */
 	do {
 		ret = capture__poll(c, w, 0);
 	} while (ret > 0);
@@ -516,18 +636,24 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		return ret;
 	for (i = 0; i < c->set.nr; i++) {
 		const struct ap_slot *s = &c->aps[i];
-		const struct lbrsnap_ap_stats *as = &c->objs[s->obj]->bss->stats[s->idx];
 		struct bpf_prog_info info = {};
 		__u32 info_len = sizeof(info);
-		__u64 lost[LBRSNAP_LOSS__MAX];
+		__u64 lost[LBRSNAP_LOSS__MAX] = {};
+		struct lbrsnap_slot_ctl sum;
 		int cause;
 
-		memcpy(lost, (const void *)as->lost, sizeof(lost));
+		sum_slots(c, s, &sum);
+		lost[LBRSNAP_LOSS_RINGBUF] = sum.lost_ringbuf;
+		lost[LBRSNAP_LOSS_CLOBBERED] = sum.clobbered;
 		if (!bpf_obj_get_info_by_fd(bpf_program__fd(s->prog), &info, &info_len))
 			lost[LBRSNAP_LOSS_RECURSION] = info.recursion_misses;
-		st->hits += as->hits;
-		st->filtered += as->filtered;
-		st->sampled_out += as->sampled_out;
+		/* submitted but never seen here: should not happen, and is said if it does */
+		if (sum.emitted > s->records)
+			lost[LBRSNAP_LOSS_UNREAD] = sum.emitted - s->records;
+		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION];
+		st->filtered += sum.filtered;
+		st->sampled_out += sum.sampled_out;
+		st->emitted += sum.emitted;
 		for (cause = 0; cause < LBRSNAP_LOSS__MAX; cause++) {
 			st->lost[cause] += lost[cause];
 			if (!lost[cause])
@@ -538,6 +664,23 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		}
 	}
 	st->records = c->records;
+	if (c->opts.follow) {
+		const struct lbrsnap_follow_stats *fs = &c->objs[0]->bss->follow_stats;
+
+		st->follow_added = fs->added;
+		st->follow_overflow = fs->overflow;
+		st->follow_forgotten = fs->forgotten;
+	}
+	ret = lbrfile_writer__counts(w, &(struct lbrfile_counts) {
+		.hits = st->hits, .records = st->records, .filtered = st->filtered,
+		.sampled_out = st->sampled_out, .emitted = st->emitted,
+		.in_flight = st->in_flight, .follow_added = st->follow_added,
+		.follow_overflow = st->follow_overflow,
+		.follow_forgotten = st->follow_forgotten,
+		.follow_max = c->opts.follow ? c->opts.follow_max ?: DEFAULT_FOLLOW_MAX : 0,
+	});
+	if (ret)
+		return ret;
 	/* BPF programs are still loaded, so their [bpf] symbols are in this copy */
 	ret = ksyms__read("/proc/kallsyms", &ksyms, &len);
 	if (!ret) {
@@ -554,6 +697,7 @@ void capture__close(struct capture *c)
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
+	bpf_link__destroy(c->follow_exit_link);
 	bpf_link__destroy(c->follow_link);
 	for (i = 0; c->aps && i < c->set.nr; i++)
 		bpf_link__destroy(c->aps[i].link);

@@ -61,10 +61,10 @@ static void print_summary(const struct capture *c, const struct capture_stats *s
 {
 	static const char *const cause[LBRSNAP_LOSS__MAX] = {
 		[LBRSNAP_LOSS_RINGBUF] = "ring buffer full",
-		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (branches dropped)",
+		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (records kept, branches dropped)",
 		[LBRSNAP_LOSS_RECURSION] = "skipped by the kernel (recursion)",
+		[LBRSNAP_LOSS_UNREAD] = "submitted by the programs but never read",
 	};
-	__u64 lost = st->lost[LBRSNAP_LOSS_RINGBUF] + st->lost[LBRSNAP_LOSS_RECURSION];
 	struct stat sb;
 	int i;
 
@@ -75,12 +75,21 @@ static void print_summary(const struct capture *c, const struct capture_stats *s
 	fprintf(stderr, "[ lbrsnap record: %llu hook hits: %llu recorded, %llu filtered, "
 		"%llu sampled out, %llu lost ]\n", (unsigned long long)st->hits,
 		(unsigned long long)st->records, (unsigned long long)st->filtered,
-		(unsigned long long)st->sampled_out, (unsigned long long)lost);
+		(unsigned long long)st->sampled_out,
+		(unsigned long long)capture_stats__lost(st));
 	for (i = 0; i < LBRSNAP_LOSS__MAX; i++) {
 		if (st->lost[i])
 			fprintf(stderr, "[ lbrsnap record: LOST %llu: %s ]\n",
 				(unsigned long long)st->lost[i], cause[i]);
 	}
+	if (st->in_flight)
+		fprintf(stderr, "[ lbrsnap record: WARNING: %llu invocations were still running "
+			"when counted; the counts may not add up ]\n",
+			(unsigned long long)st->in_flight);
+	if (st->follow_overflow)
+		fprintf(stderr, "[ lbrsnap record: LOST %llu processes of the command not "
+			"followed: more than --follow-max at once ]\n",
+			(unsigned long long)st->follow_overflow);
 }
 
 int cmd_record(int argc, char **argv)

@@ -31,12 +31,14 @@ struct lbrfile {
 	const char **meta_kv;		/* key, value, key, value, ... */
 	size_t nr_meta;
 	bool by_time;			/* recs[] currently in time order */
+	__u32 version;
 	struct lbr_attach_point *aps;
 	size_t nr_aps;
 	struct lbrfile_loss *losses;
 	size_t nr_losses;
 	const char *kallsyms;
 	size_t kallsyms_len;
+	const struct lbrfile_counts *counts;
 	struct rec_index *recs;
 	size_t nr_recs;
 };
@@ -116,7 +118,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 	case LBRFILE_SEC_ATTACH: {
 		const struct lbrfile_attach *a = (const void *)p;
 		struct lbr_attach_point *ap;
-		const char *spec, *target, *end = p + sec->size;
+		const char *spec, *target, *rtype = "", *end = p + sec->size;
 
 		if (sec->size < sizeof(*a) + 2)
 			return -EINVAL;
@@ -124,6 +126,15 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		target = memchr(spec, 0, end - spec);
 		if (!target || !memchr(target + 1, 0, end - target - 1))
 			return -EINVAL;
+		if (f->version >= 2) {
+			rtype = (const char *)memchr(target + 1, 0, end - target - 1) + 1;
+			if (rtype >= end || !memchr(rtype, 0, end - rtype))
+				return -EINVAL;
+			if (a->ret_kind > LBRSNAP_RET_POINTER ||
+			    (a->ret_kind && a->ret_size != 1 && a->ret_size != 2 &&
+			     a->ret_size != 4 && a->ret_size != 8))
+				return -EINVAL;
+		}
 		if (a->id != f->nr_aps)
 			return -EINVAL;
 		err = grow((void **)&f->aps, cap_aps, f->nr_aps, sizeof(*f->aps));
@@ -136,6 +147,15 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		ap->mem_bytes = a->mem_bytes;
 		ap->spec = spec;
 		ap->target = target + 1;
+		ap->ret_type = rtype;
+		if (f->version >= 2) {
+			ap->ret_kind = a->ret_kind;
+			ap->ret_size = a->ret_size;
+		} else if (ap->flags & LBRFILE_AP_HAS_RET) {
+			/* version 1 stored the whole register, read as a long */
+			ap->ret_kind = LBRSNAP_RET_SIGNED;
+			ap->ret_size = 8;
+		}
 		return 0;
 	}
 	case LBRFILE_SEC_RECORD:
@@ -156,6 +176,11 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		if (err)
 			return err;
 		memcpy(&f->losses[f->nr_losses++], p, sizeof(*f->losses));
+		return 0;
+	case LBRFILE_SEC_COUNTS:
+		if (sec->size < sizeof(struct lbrfile_counts))
+			return -EINVAL;
+		f->counts = (const void *)p;
 		return 0;
 	case LBRFILE_SEC_KALLSYMS:
 		f->kallsyms = p;
@@ -206,7 +231,10 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		goto cleanup;
 	}
 	hdr = f->map;
-	if (memcmp(hdr->magic, LBRFILE_MAGIC, 8) || hdr->version != LBRFILE_VERSION ||
+	f->version = hdr->version;
+	/* version 1 differs only in its ATTACH sections */
+	if (memcmp(hdr->magic, LBRFILE_MAGIC, 8) || !hdr->version ||
+	    hdr->version > LBRFILE_VERSION ||
 	    hdr->header_size < sizeof(*hdr) || hdr->header_size > f->len) {
 		err = -EBADMSG;
 		goto cleanup;
@@ -284,6 +312,11 @@ __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause)
 			sum += f->losses[i].count;
 	}
 	return sum;
+}
+
+const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f)
+{
+	return f->counts;
 }
 
 __u64 lbrfile__nr_records(const struct lbrfile *f)
@@ -440,20 +473,24 @@ int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_poi
 {
 	struct lbrfile_attach a = {
 		.id = ap->id, .kind = ap->kind, .flags = ap->flags, .mem_bytes = ap->mem_bytes,
+		.ret_kind = ap->ret_kind, .ret_size = ap->ret_size,
 	};
+	const char *rtype = ap->ret_type ?: "";
 	size_t slen = strlen(ap->spec) + 1, tlen = strlen(ap->target) + 1;
+	size_t rlen = strlen(rtype) + 1;
 	char *names;
 	int err;
 
 	err = flush_meta(w);
 	if (err)
 		return err;
-	names = malloc(slen + tlen);
+	names = malloc(slen + tlen + rlen);
 	if (!names)
 		return -ENOMEM;
 	memcpy(names, ap->spec, slen);
 	memcpy(names + slen, ap->target, tlen);
-	err = write_section(w, LBRFILE_SEC_ATTACH, &a, sizeof(a), names, slen + tlen);
+	memcpy(names + slen + tlen, rtype, rlen);
+	err = write_section(w, LBRFILE_SEC_ATTACH, &a, sizeof(a), names, slen + tlen + rlen);
 	free(names);
 	return err;
 }
@@ -489,6 +526,13 @@ int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t 
 	int err = flush_meta(w);
 
 	return err ?: write_section(w, LBRFILE_SEC_KALLSYMS, text, len, NULL, 0);
+}
+
+int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts *counts)
+{
+	int err = flush_meta(w);
+
+	return err ?: write_section(w, LBRFILE_SEC_COUNTS, counts, sizeof(*counts), NULL, 0);
 }
 
 int lbrfile_writer__close(struct lbrfile_writer *w)

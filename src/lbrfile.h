@@ -9,10 +9,12 @@
  *   sections, each struct lbrfile_section { u32 type; u32 reserved; u64 size; } + payload
  *     META	  "key=value\n" text: clock, hostname, release, cmdline, nr_cpus, lbr status,
  *		  branch filter, mono/realtime pair for time of day, stack mode
- *     ATTACH	  struct lbrfile_attach + "spec\0target\0"; one per attach point, id order
+ *     ATTACH	  struct lbrfile_attach + "spec\0target\0rettype\0"; one per attach point, id
+ *		  order (files of version 1 have no rettype)
  *     RECORD	  one struct lbrsnap_event (capture.h) with its branches and stack, verbatim
  *     LOSS	  struct lbrfile_loss: per attach point and cause
  *     KALLSYMS	  /proc/kallsyms text taken at the end of the capture (BPF symbols included)
+ *     COUNTS	  struct lbrfile_counts: the capture's final counts (version 2)
  *     END	  u64 number of RECORD sections; a file without END is incomplete
  *
  * Records come in ring-buffer order, which is not strictly time order across CPUs; use
@@ -30,7 +32,7 @@
 #include "capture.h"
 
 #define LBRFILE_MAGIC "LBRSNAP1"
-#define LBRFILE_VERSION 1
+#define LBRFILE_VERSION 2
 
 enum lbrfile_section_type {
 	LBRFILE_SEC_META = 1,
@@ -39,6 +41,7 @@ enum lbrfile_section_type {
 	LBRFILE_SEC_LOSS = 4,
 	LBRFILE_SEC_KALLSYMS = 5,
 	LBRFILE_SEC_END = 6,
+	LBRFILE_SEC_COUNTS = 7,
 };
 
 struct lbrfile_header {
@@ -57,9 +60,14 @@ struct lbrfile_attach {
 	__u32 id;
 	__u32 kind;		/* enum lbrsnap_kind */
 	__u32 flags;		/* LBRFILE_AP_* */
-	__u32 reserved;
+	__u8 ret_kind;		/* enum lbrsnap_ret_kind (0 in version 1 files) */
+	__u8 ret_size;		/* bytes of the return type: 1, 2, 4, 8 */
+	__u16 reserved;
 	__u64 mem_bytes;	/* snapshot memory owned by this attach point */
-	/* followed by "spec\0target\0", e.g. "fexit:do_sys_openat2\0do_sys_openat2\0" */
+	/*
+	 * followed by "spec\0target\0rettype\0", e.g.
+	 * "fexit:do_filp_open\0do_filp_open\0struct file *\0"; rettype is "" without one
+	 */
 };
 
 enum {
@@ -72,14 +80,35 @@ struct lbrfile_loss {
 	__u64 count;
 };
 
+/*
+ * What the capture counted, read after the programs were detached and the ring buffer
+ * drained: hits == records + filtered + sampled_out + the losses of the LOSS sections
+ * (ring buffer, recursion, unread).
+ */
+struct lbrfile_counts {
+	__u64 hits;		/* invocations, recursion misses included */
+	__u64 records;		/* records read from the ring buffer and written here */
+	__u64 filtered;
+	__u64 sampled_out;
+	__u64 emitted;		/* records the programs submitted */
+	__u64 in_flight;	/* invocations still running when counted (0) */
+	__u64 follow_added;	/* -- cmd: children followed */
+	__u64 follow_overflow;	/* children not followed: the follow map was full */
+	__u64 follow_forgotten;	/* followed processes that exited */
+	__u64 follow_max;	/* processes the follow map holds; 0: nothing followed */
+};
+
 /* In-memory views handed out by the reader; valid until lbrfile__close(). */
 struct lbr_attach_point {
 	__u32 id;
 	__u32 kind;
 	__u32 flags;
+	__u8 ret_kind;		/* enum lbrsnap_ret_kind */
+	__u8 ret_size;
 	__u64 mem_bytes;
 	const char *spec;	/* as the user gave it, expanded: "fexit:do_sys_openat2" */
 	const char *target;	/* function or tracepoint name */
+	const char *ret_type;	/* C type of the return value ("int", "struct file *"), or "" */
 };
 
 struct lbr_record {
@@ -99,6 +128,7 @@ const struct lbr_attach_point *lbrfile__attach(const struct lbrfile *f, __u32 id
 __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause);
 __u64 lbrfile__nr_records(const struct lbrfile *f);
 const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len);	/* NULL if absent */
+const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f);	/* NULL if absent */
 /* Calls fn for every record in file order (sorted=false) or time order (sorted=true). */
 typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
 int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx);
@@ -114,6 +144,7 @@ int lbrfile_writer__record(struct lbrfile_writer *w, const void *data, size_t si
 int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss cause,
 			 __u64 count);
 int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len);
+int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts *counts);
 /* Writes META once (on the first attach/record/close), END, and renames into place. */
 int lbrfile_writer__close(struct lbrfile_writer *w);
 /* Removes the temporary file: for error paths. */

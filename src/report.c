@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 #include "report.h"
+#include "ret-value.h"
 #include "trim.h"
 
 #define SYM_LEN 256
@@ -26,24 +27,11 @@ static const char *const branch_types[16] = {
 	"sysret", "cond_call", "cond_ret", "eret", "irq", "serror", "no_tx", "extend_abi",
 };
 
-/* Kernel-internal codes (include/linux/errno.h) that can leak into return values. */
-static const char *const kernel_errnos[] = {
-	[512 - 512] = "ERESTARTSYS",		[513 - 512] = "ERESTARTNOINTR",
-	[514 - 512] = "ERESTARTNOHAND",		[515 - 512] = "ENOIOCTLCMD",
-	[516 - 512] = "ERESTART_RESTARTBLOCK",	[517 - 512] = "EPROBE_DEFER",
-	[518 - 512] = "EOPENSTALE",		[519 - 512] = "ENOPARAM",
-	[521 - 512] = "EBADHANDLE",		[522 - 512] = "ENOTSYNC",
-	[523 - 512] = "EBADCOOKIE",		[524 - 512] = "ENOTSUPP",
-	[525 - 512] = "ETOOSMALL",		[526 - 512] = "ESERVERFAULT",
-	[527 - 512] = "EBADTYPE",		[528 - 512] = "EJUKEBOX",
-	[529 - 512] = "EIOCBQUEUED",		[530 - 512] = "ERECALLCONFLICT",
-	[531 - 512] = "ENOGRACE",
-};
-
 static const char *const loss_keys[LBRSNAP_LOSS__MAX] = {
 	[LBRSNAP_LOSS_RINGBUF] = "ringbuf",
 	[LBRSNAP_LOSS_CLOBBERED] = "clobbered",
 	[LBRSNAP_LOSS_RECURSION] = "recursion",
+	[LBRSNAP_LOSS_UNREAD] = "unread",
 };
 
 /* printf formats taking the count and a plural "s" */
@@ -52,16 +40,8 @@ static const char *const loss_texts[LBRSNAP_LOSS__MAX] = {
 	[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused: %llu record%s kept without branches",
 	[LBRSNAP_LOSS_RECURSION] = "program already running: %llu invocation%s skipped by the "
 				   "kernel",
+	[LBRSNAP_LOSS_UNREAD] = "submitted but never read: %llu record%s missing from the file",
 };
-
-const char *report__errno_name(int err)
-{
-	if (err >= 512 && err < 512 + (int)(sizeof(kernel_errnos) / sizeof(kernel_errnos[0])))
-		return kernel_errnos[err - 512];
-	if (err <= 0 || err >= 512)
-		return NULL;
-	return strerrorname_np(err);
-}
 
 void report__json_str(FILE *out, const char *s, size_t len)
 {
@@ -186,7 +166,7 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 	else
 		fprintf(out, "ap#%u", ev->ap);
 	if (ev->flags & LBRSNAP_EV_HAS_RET) {
-		const char *name = ev->ret < 0 && ev->ret >= -4095 ? report__errno_name(-ev->ret) :
+		const char *name = ev->ret < 0 && ev->ret >= -4095 ? lbr_errno__name(-ev->ret) :
 				   NULL;
 
 		fprintf(out, " ret=%lld", (long long)ev->ret);
@@ -264,11 +244,11 @@ static void text_notes(struct report *r, const struct lbr_record *rec)
 		      "branches dropped]\n", out);
 	if (ev->flags & LBRSNAP_EV_STACK_ERR)
 		fprintf(out, "    [no stack: bpf_get_stack() failed: %d (%s)]\n", ev->stack_err,
-			report__errno_name(-ev->stack_err) ?: "?");
+			lbr_errno__name(-ev->stack_err) ?: "?");
 	if (!ev->nr_branches && !ev->nr_stack && !(ev->flags & LBRSNAP_EV_CLOBBERED)) {
 		if (ev->lbr_ret < 0)
 			fprintf(out, "    [no branches: bpf_get_branch_snapshot() returned %d "
-				"(%s)]\n", ev->lbr_ret, report__errno_name(-ev->lbr_ret) ?: "?");
+				"(%s)]\n", ev->lbr_ret, lbr_errno__name(-ev->lbr_ret) ?: "?");
 		else
 			fputs("    [no branches, no stack]\n", out);
 	}
@@ -353,7 +333,7 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 	else
 		fputs(",\"ret\":null,\"errno\":", out);
 	json_cstr(out, has_ret && ev->ret < 0 && ev->ret >= -4095 ?
-		  report__errno_name(-ev->ret) : NULL);
+		  lbr_errno__name(-ev->ret) : NULL);
 	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,

@@ -32,8 +32,6 @@ int report__summary(struct report *r);
 /* Renders every record in time order, then the summary. */
 int report__run(struct report *r);
 
-/* "ENOENT" for 2 (kernel-internal codes such as ERESTARTSYS included), or NULL. */
-const char *report__errno_name(int err);
 /* Writes s (len bytes, any byte value) as a JSON string literal, quotes included. */
 void report__json_str(FILE *out, const char *s, size_t len);
 

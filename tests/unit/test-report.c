@@ -13,6 +13,7 @@
 #include "unit.h"
 #include "commands.h"
 #include "report.h"
+#include "ret-value.h"
 
 #define BR_TYPE_RET	(6ull << 20)
 #define BR_MISPRED	1ull
@@ -439,13 +440,13 @@ static void test_json_escaping(void)
 
 static void test_errno_names(void)
 {
-	CU_ASSERT_STRING_EQUAL(report__errno_name(ENOENT), "ENOENT");
-	CU_ASSERT_STRING_EQUAL(report__errno_name(EOPNOTSUPP), "EOPNOTSUPP");
-	CU_ASSERT_STRING_EQUAL(report__errno_name(512), "ERESTARTSYS");
-	CU_ASSERT_STRING_EQUAL(report__errno_name(524), "ENOTSUPP");
-	CU_ASSERT_PTR_NULL(report__errno_name(520));
-	CU_ASSERT_PTR_NULL(report__errno_name(0));
-	CU_ASSERT_PTR_NULL(report__errno_name(4000));
+	CU_ASSERT_STRING_EQUAL(lbr_errno__name(ENOENT), "ENOENT");
+	CU_ASSERT_STRING_EQUAL(lbr_errno__name(EOPNOTSUPP), "EOPNOTSUPP");
+	CU_ASSERT_STRING_EQUAL(lbr_errno__name(512), "ERESTARTSYS");
+	CU_ASSERT_STRING_EQUAL(lbr_errno__name(524), "ENOTSUPP");
+	CU_ASSERT_PTR_NULL(lbr_errno__name(520));
+	CU_ASSERT_PTR_NULL(lbr_errno__name(0));
+	CU_ASSERT_PTR_NULL(lbr_errno__name(4000));
 }
 
 /* the whole file as a string, "" when missing */
