@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
 #include "capture.h"
@@ -75,6 +76,11 @@ struct capture_stats {
 
 /* Invocations whose record is missing: ring buffer full, skipped by the kernel, unread. */
 __u64 capture_stats__lost(const struct capture_stats *st);
+/*
+ * The closing lines every recording command prints: "[ WHO: H hook hits: R recorded, F
+ * filtered, S sampled out, L lost ]", then one line per loss cause and per warning.
+ */
+void capture_stats__print(const struct capture_stats *st, const char *who, FILE *out);
 
 struct capture;
 

@@ -565,6 +565,35 @@ __u64 capture_stats__lost(const struct capture_stats *st)
 	       st->lost[LBRSNAP_LOSS_UNREAD];
 }
 
+void capture_stats__print(const struct capture_stats *st, const char *who, FILE *out)
+{
+	static const char *const cause[LBRSNAP_LOSS__MAX] = {
+		[LBRSNAP_LOSS_RINGBUF] = "ring buffer full",
+		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (records kept, branches dropped)",
+		[LBRSNAP_LOSS_RECURSION] = "skipped by the kernel (recursion)",
+		[LBRSNAP_LOSS_UNREAD] = "submitted by the programs but never read",
+	};
+	int i;
+
+	fprintf(out, "[ %s: %llu hook hits: %llu recorded, %llu filtered, %llu sampled out, "
+		"%llu lost ]\n", who, (unsigned long long)st->hits,
+		(unsigned long long)st->records, (unsigned long long)st->filtered,
+		(unsigned long long)st->sampled_out,
+		(unsigned long long)capture_stats__lost(st));
+	for (i = 0; i < LBRSNAP_LOSS__MAX; i++) {
+		if (st->lost[i])
+			fprintf(out, "[ %s: LOST %llu: %s ]\n", who,
+				(unsigned long long)st->lost[i], cause[i]);
+	}
+	if (st->in_flight)
+		fprintf(out, "[ %s: WARNING: %llu invocations were still running when counted; "
+			"the counts may not add up ]\n", who, (unsigned long long)st->in_flight);
+	if (st->follow_overflow)
+		fprintf(out, "[ %s: LOST %llu processes of the command not followed: more than "
+			"--follow-max at once ]\n", who,
+			(unsigned long long)st->follow_overflow);
+}
+
 /* Sums an attach point's slots: tickets taken and completed, and its counters. */
 static void sum_slots(const struct capture *c, const struct ap_slot *s,
 		      struct lbrsnap_slot_ctl *sum)

@@ -56,40 +56,15 @@ static const struct option long_opts[] = {
 	{ 0 }
 };
 
-static void print_summary(const struct capture *c, const struct capture_stats *st,
-			  const char *path)
+static void print_summary(const struct capture_stats *st, const char *path)
 {
-	static const char *const cause[LBRSNAP_LOSS__MAX] = {
-		[LBRSNAP_LOSS_RINGBUF] = "ring buffer full",
-		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (records kept, branches dropped)",
-		[LBRSNAP_LOSS_RECURSION] = "skipped by the kernel (recursion)",
-		[LBRSNAP_LOSS_UNREAD] = "submitted by the programs but never read",
-	};
 	struct stat sb;
-	int i;
 
 	if (stat(path, &sb))
 		sb.st_size = 0;
 	fprintf(stderr, "[ lbrsnap record: Captured and wrote %.3f MB %s (%llu records) ]\n",
 		sb.st_size / 1048576.0, path, (unsigned long long)st->records);
-	fprintf(stderr, "[ lbrsnap record: %llu hook hits: %llu recorded, %llu filtered, "
-		"%llu sampled out, %llu lost ]\n", (unsigned long long)st->hits,
-		(unsigned long long)st->records, (unsigned long long)st->filtered,
-		(unsigned long long)st->sampled_out,
-		(unsigned long long)capture_stats__lost(st));
-	for (i = 0; i < LBRSNAP_LOSS__MAX; i++) {
-		if (st->lost[i])
-			fprintf(stderr, "[ lbrsnap record: LOST %llu: %s ]\n",
-				(unsigned long long)st->lost[i], cause[i]);
-	}
-	if (st->in_flight)
-		fprintf(stderr, "[ lbrsnap record: WARNING: %llu invocations were still running "
-			"when counted; the counts may not add up ]\n",
-			(unsigned long long)st->in_flight);
-	if (st->follow_overflow)
-		fprintf(stderr, "[ lbrsnap record: LOST %llu processes of the command not "
-			"followed: more than --follow-max at once ]\n",
-			(unsigned long long)st->follow_overflow);
+	capture_stats__print(st, "lbrsnap record", stderr);
 }
 
 int cmd_record(int argc, char **argv)
@@ -165,10 +140,10 @@ int cmd_record(int argc, char **argv)
 	if (opts.verbose) {
 		for (i = 0; i < capture__nr_attach(c); i++)
 			fprintf(stderr, "lbrsnap record: attached %s (%llu bytes of snapshot "
-				"memory)\n", capture__attach_spec(c, i),
-				(unsigned long long)capture__attach_bytes(c));
+				"memory: %u slots)\n", capture__attach_spec(c, i),
+				(unsigned long long)capture__attach_bytes(c), capture__slots(c));
 		fprintf(stderr, "lbrsnap record: %zu attach points, %llu bytes in total "
-			"(snapshot slots of every loaded program slot, and the ring buffer)\n",
+			"(the slot pools of the loaded objects, and the ring buffer)\n",
 			capture__nr_attach(c), (unsigned long long)capture__total_bytes(c));
 	}
 	if (lbrfile_writer__create(output, &w)) {
@@ -210,7 +185,7 @@ int cmd_record(int argc, char **argv)
 		ret = 1;
 		goto cleanup;
 	}
-	print_summary(c, &st, output);
+	print_summary(&st, output);
 	ret = 0;
 cleanup:
 	lbrfile_writer__abort(w);

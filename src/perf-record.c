@@ -226,10 +226,8 @@ int perf_record_main(int argc, char **argv)
 		a.keep = true;
 		goto cleanup;
 	}
-	fprintf(stderr, "lbrsnap perf record: wrote %s (%llu lbr records, %llu lost) and %s\n",
-		a.output, (unsigned long long)st.records,
-		(unsigned long long)(st.lost[LBRSNAP_LOSS_RINGBUF] +
-				     st.lost[LBRSNAP_LOSS_RECURSION]), ksyms);
+	fprintf(stderr, "lbrsnap perf record: wrote %s and %s\n", a.output, ksyms);
+	capture_stats__print(&st, "lbrsnap perf record", stderr);
 	ret = perf_rc;
 cleanup:
 	if (wl.pid > 0 && wl.go_fd >= 0) {

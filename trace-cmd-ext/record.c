@@ -32,13 +32,16 @@ static const char record_usage[] =
 	"    --lbr SPEC            attach point, repeatable: fexit:FUNC, raw_tp:NAME, tp_btf:NAME\n"
 	"    -o, --output FILE     merged output (default trace.dat)\n"
 	"    --stack               capture kernel stacks as well as LBR\n"
-	"    --errors              only return values -4095..-1\n"
-	"    --ret VALUE           only this return value\n"
+	"    --errors[=null]       only errors: -4095..-1 for signed returns, ERR_PTR for\n"
+	"                          pointers (=null: NULL too); never unsigned or bool ones\n"
+	"    --ret VALUE           only this return value: -17, -EEXIST, true, false, NULL\n"
 	"    --comm NAME           only tasks with this comm\n"
 	"    --sample N            keep 1 of N matching invocations\n"
 	"    --branch-filter F     LBR branch filter, perf syntax (default any,k)\n"
 	"    --ringbuf SIZE        capture ring buffer, power of two, K/M suffix (default 8M)\n"
-	"    --slots N             snapshot slots per attach point (1, 2, 4, 8; default 8)\n"
+	"    --slots N             snapshot slots per attach point, a power of two (default:\n"
+	"                          one per possible CPU)\n"
+	"    --follow-max N        processes followed at once with --follow (default 16384)\n"
 	"    --follow              capture only trace-cmd's process tree (the command)\n"
 	"    --trace-cmd PATH      trace-cmd binary (default: trace-cmd from PATH)\n"
 	"    --keep                keep the two input files next to the output\n";
@@ -74,12 +77,13 @@ static const struct option *capture_long_option(const char *arg)
 	static const struct option capture_long[] = { CAPTURE_LONG_OPTIONS, { 0 } };
 	static const char *const theirs[] = { "event", "pid", "tid", "verbose", "lbr" };
 	const struct option *co;
-	size_t k;
+	size_t k, len;
 
 	if (strncmp(arg, "--", 2))
 		return NULL;
+	len = strcspn(arg + 2, "=");
 	for (co = capture_long; co->name; co++) {
-		if (strcmp(arg + 2, co->name))
+		if (strlen(co->name) != len || strncmp(arg + 2, co->name, len))
 			continue;
 		for (k = 0; k < sizeof(theirs) / sizeof(theirs[0]); k++) {
 			if (!strcmp(co->name, theirs[k]))
@@ -88,6 +92,26 @@ static const struct option *capture_long_option(const char *arg)
 		return co;
 	}
 	return NULL;
+}
+
+/*
+ * "--NAME VALUE" or "--NAME=VALUE", as getopt_long takes them: returns 1 with *val set when
+ * argv[*i] is that option, 0 when it is not, or -EINVAL when its value is missing.
+ */
+static int long_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	const char *o = argv[*i];
+	size_t len = strlen(name);
+
+	if (strncmp(o, name, len))
+		return 0;
+	if (o[len] == '=') {
+		*val = o + len + 1;
+		return 1;
+	}
+	if (o[len])
+		return 0;
+	return take_value(argc, argv, i, val) ?: 1;
 }
 
 /* Our options are taken out; everything else, in order, is trace-cmd record's. */
@@ -107,14 +131,18 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	a->tc_argv[a->tc_argc++] = "record";
 	for (i = 1; i < argc && !err; i++) {
 		const char *o = argv[i];
+		int m;
 
 		if (!strcmp(o, "--")) {
 			break;
-		} else if (!strcmp(o, "--lbr")) {
-			err = take_value(argc, argv, &i, &a->events[a->nr_events]);
-			a->nr_events += !err;
-		} else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+		} else if ((m = long_value(argc, argv, &i, "--lbr", &v))) {
+			err = m < 0 ? m : 0;
+			if (!err)
+				a->events[a->nr_events++] = v;
+		} else if (!strcmp(o, "-o")) {
 			err = take_value(argc, argv, &i, &a->output);
+		} else if ((m = long_value(argc, argv, &i, "--output", &a->output))) {
+			err = m < 0 ? m : 0;
 		} else if (!strcmp(o, "-C")) {
 			err = take_value(argc, argv, &i, &v);
 			if (!err && strcmp(v, "mono")) {
@@ -123,16 +151,20 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 				err = -EINVAL;
 			}
 		} else if ((co = capture_long_option(o))) {
-			v = NULL;
-			if (co->has_arg)
+			v = strchr(o, '=') ? strchr(o, '=') + 1 : NULL;
+			if (v && co->has_arg == no_argument) {
+				fprintf(stderr, "trace-cmd-lbr record: %s takes no value\n", o);
+				err = -EINVAL;
+			} else if (!v && co->has_arg == required_argument) {
 				err = take_value(argc, argv, &i, &v);
+			}
 			if (!err && capture_opts__parse(&a->opts, co->val, v,
 							"trace-cmd-lbr record") < 0)
 				err = -EINVAL;
 		} else if (!strcmp(o, "--follow")) {
 			a->opts.follow = true;
-		} else if (!strcmp(o, "--trace-cmd")) {
-			err = take_value(argc, argv, &i, &a->trace_cmd);
+		} else if ((m = long_value(argc, argv, &i, "--trace-cmd", &a->trace_cmd))) {
+			err = m < 0 ? m : 0;
 			a->tc_argv[0] = a->trace_cmd;
 		} else if (!strcmp(o, "--keep")) {
 			a->keep = true;
@@ -257,6 +289,7 @@ int lbr__record(int argc, char **argv)
 		fprintf(stderr, "trace-cmd-lbr record: trace-cmd record ended with %s %d; "
 			"merging the file it wrote\n", WIFEXITED(status) ? "status" : "signal",
 			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	capture_stats__print(&st, "trace-cmd-lbr record", stderr);
 	ret = lbr__write(rec, cap, a.output, false);
 cleanup_signals:
 	sigaction(SIGINT, &old_int, NULL);
