@@ -48,7 +48,7 @@ VMLINUX_KERNEL ?= 6.1
 PKG_CONFIG_LIBS := libbpf libelf zlib libtraceevent libtracefs libtracecmd libdw
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-	-D_GNU_SOURCE -std=gnu11 -Isrc -Ibpf -I$(OUT) -I$(OUT)/bpf
+	-D_GNU_SOURCE -std=gnu11 -Ibpf -I$(OUT) -I$(OUT)/bpf
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Wno-unused-function \
 	-I$(OUT) -Ibpf
 
@@ -68,7 +68,9 @@ UNINSTALL_FILES :=
 CLEAN_FILES :=
 UNIT_TESTS :=
 
-include $(sort $(wildcard */Build.mk tests/*/Build.mk))
+# The library first: every other fragment links it.
+include lib/Build.mk
+include $(filter-out lib/Build.mk,$(sort $(wildcard */Build.mk tests/*/Build.mk)))
 
 all: deps-ok $(ALL_TARGETS)
 

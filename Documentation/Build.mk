@@ -19,7 +19,7 @@ $(OUT)/man/%.1: Documentation/%.txt | deps-ok
 		$(OUT)/man/$*.xml 2> $(OUT)/man/$*.log || { cat $(OUT)/man/$*.log; exit 1; }
 	$(Q)test -s $@
 
-LBRSNAP_VER := $(shell sed -n 's/^\#define LBRSNAP_VERSION "\(.*\)"/\1/p' src/commands.h)
+LBRSNAP_VER := $(shell sed -n 's/^\#define LBRSNAP_VERSION "\(.*\)"/\1/p' lib/util/version.h)
 
 ALL_TARGETS += $(MAN_PAGES)
 

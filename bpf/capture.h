@@ -6,7 +6,7 @@
  * branch entries (24 bytes each, entries[0] most recent, exactly as the kernel's
  * struct perf_branch_entry) and then nr_stack kernel return addresses (innermost first,
  * as bpf_get_stack() returns them). The same bytes are stored verbatim in lbrsnap.data files
- * (see src/lbrfile.h), so this layout is an on-disk ABI: only append fields, bump
+ * (see lib/lbrfile/lbrfile.h), so this layout is an on-disk ABI: only append fields, bump
  * LBRSNAP_EVENT_VERSION when the header changes.
  */
 #ifndef LBRSNAP_CAPTURE_H

@@ -11,7 +11,7 @@ PERF_SCRIPTS_DIR := $(PERF_EXEC_DIR)/scripts/python
 PERF_PY := lbr-flow.py lbr-paths.py lbrsnap_perf.py
 PERF_PY_BIN := lbr-flow-record lbr-flow-report lbr-paths-record lbr-paths-report
 
-# src/Build.mk (LIBLBRSNAP) is read after this file: name the archive itself.
+# lib/Build.mk (LIBLBRSNAP) is read after this file: name the archive itself.
 $(OUT)/tests/host/perf-mkcapture: $(OUT)/tests/host/t-perf-mkcapture.o $(OUT)/liblbrsnap.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread

@@ -2,7 +2,7 @@
 # trace-cmd-lbr (convert, merge, record: lbrsnap's trace-cmd integration) and the synthetic
 # capture writer its tests use.
 
-# trace.dat v7 input may be zstd compressed (src/tracedat-input.c)
+# trace.dat v7 input may be zstd compressed (lib/tracedat/tracedat-input.c)
 PKG_CONFIG_LIBS += libzstd
 
 TCLBR_OBJS := $(patsubst %.c,$(OUT)/%.o,$(wildcard trace-cmd-ext/*.c))

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
+#include "subcmd.h"
 #include "tracedat-merge.h"
 #include "trace-cmd-lbr.h"
 
@@ -120,44 +120,14 @@ static int cmd_merge(int argc, char **argv)
 	return cmd_write(argc, argv, true);
 }
 
-static const struct cmd cmds[] = {
+static const struct subcmd cmds[] = {
 	{ "record", lbr__record, "trace-cmd record -C mono and lbrsnap record together, merged" },
 	{ "convert", cmd_convert, "lbrsnap.data -> trace.dat" },
 	{ "merge", cmd_merge, "add a capture's lbr events to a trace-cmd recording" },
 	{ 0 }
 };
 
-static void usage(FILE *out)
-{
-	const struct cmd *c;
-
-	fprintf(out, "usage: trace-cmd-lbr [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
-	for (c = cmds; c->name; c++)
-		fprintf(out, "  %-8s %s\n", c->name, c->help);
-	fprintf(out, "\nSee 'trace-cmd-lbr COMMAND --help' and trace-cmd-lbr(1).\n");
-}
-
 int main(int argc, char **argv)
 {
-	const struct cmd *c;
-
-	if (argc < 2) {
-		usage(stderr);
-		return 129;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("trace-cmd-lbr (lbrsnap) version %s\n", LBRSNAP_VERSION);
-		return 0;
-	}
-	for (c = cmds; c->name; c++) {
-		if (!strcmp(argv[1], c->name))
-			return c->func(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "trace-cmd-lbr: '%s' is not a command. See 'trace-cmd-lbr --help'.\n",
-		argv[1]);
-	return 129;
+	return subcmd__run(cmds, "trace-cmd-lbr", "trace-cmd-lbr(1)", argc, argv);
 }

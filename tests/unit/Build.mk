@@ -5,7 +5,7 @@
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(patsubst %.c,$(OUT)/%,$(UNIT_SRCS))
 
-$(OUT)/tests/unit/%.o: CFLAGS += -Itests/unit
+$(OUT)/tests/unit/%.o: CFLAGS += -Itests/unit -Icli
 $(patsubst %,%.o,$(UNIT_BINS)): | $(BPF_SKELS)
 
 $(OUT)/tests/unit/test-%: $(OUT)/tests/unit/test-%.o $(OUT)/tests/unit/cunit-main.o $(LIBLBRSNAP)
@@ -16,3 +16,5 @@ ALL_TARGETS += $(UNIT_BINS)
 
 # test-report reads its JSON back with json-c (libjson-c-dev, in DEPS_PKGS).
 $(OUT)/tests/unit/test-report: PKG_LIBS += -ljson-c
+# test-report runs the report command itself
+$(OUT)/tests/unit/test-report: $(OUT)/cli/builtin-report.o

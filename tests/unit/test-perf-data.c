@@ -10,7 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "perf-convert.h"
+#include "perf-merge.h"
 #include "perf-data.h"
+#include "perf-sample.h"
+#include "perf-data-reader.h"
+#include "perf-data-writer.h"
 #include "perf-lbr.h"
 #include "unit.h"
 

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "unit.h"
-#include "commands.h"
+#include "builtin-report.h"
 #include "report.h"
 #include "ret-value.h"
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "perf-data.h"
+#include "perf-data-reader.h"
 
 #define READ_BUF_SIZE	(1 << 20)
 

@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include "capture-engine.h"
 #include "capture-opts.h"
-#include "commands.h"
+#include "builtin-record.h"
 #include "lbrfile.h"
-#include "perf-record.h"
+#include "builtin-perf-record.h"
 #include "workload.h"
 
 static volatile sig_atomic_t stop_requested;

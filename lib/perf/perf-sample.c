@@ -5,6 +5,7 @@
  * STREAM_ID, CPU, IDENTIFIER (all u64 each).
  */
 #include "perf-data.h"
+#include "perf-sample.h"
 
 static int bits(__u64 sample_type, __u64 mask)
 {

@@ -2,9 +2,10 @@
 /* lbrsnap inject: merge a capture's records into a perf.data from `perf record -k mono`. */
 #include <stdio.h>
 #include <string.h>
-#include "commands.h"
+#include "builtin-inject.h"
 #include "perf-cli.h"
 #include "perf-convert.h"
+#include "perf-merge.h"
 
 static void usage(FILE *f)
 {

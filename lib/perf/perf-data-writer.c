@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "perf-data.h"
+#include "perf-data-writer.h"
 
 #define WRITE_BUF_SIZE	(1 << 20)
 

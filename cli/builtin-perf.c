@@ -2,10 +2,10 @@
 /* lbrsnap perf: write a capture as a perf.data file for perf report / perf script. */
 #include <stdio.h>
 #include <string.h>
-#include "commands.h"
+#include "builtin-perf.h"
 #include "perf-cli.h"
 #include "perf-convert.h"
-#include "perf-record.h"
+#include "builtin-perf-record.h"
 
 static void usage(FILE *f)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Captures to perf.data: standalone (perf-convert.c) or merged into a recorded file. */
+/* A capture as a new perf.data. */
 #ifndef LBRSNAP_PERF_CONVERT_H
 #define LBRSNAP_PERF_CONVERT_H
 
@@ -8,12 +8,5 @@
  * NULL, the capture's kallsyms there. Messages name the bad input; negative errno.
  */
 int perf_convert(const char *cap_path, const char *out_path, const char *kallsyms_path);
-
-/*
- * Writes rec_path (from `perf record -k mono`) with the capture's lbr events merged in time
- * order to out_path (perf-merge.c).
- */
-int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
-	       const char *kallsyms_path);
 
 #endif /* LBRSNAP_PERF_CONVERT_H */

@@ -23,7 +23,8 @@
 #include "capture-opts.h"
 #include "lbrfile.h"
 #include "perf-convert.h"
-#include "perf-record.h"
+#include "perf-merge.h"
+#include "builtin-perf-record.h"
 #include "workload.h"
 
 static volatile sig_atomic_t term_requested;

@@ -6,7 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include "commands.h"
+#include "builtin-report.h"
 #include "ksyms.h"
 #include "lbrfile.h"
 #include "report.h"

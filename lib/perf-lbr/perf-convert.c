@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include "commands.h"
+#include "perf-data-writer.h"
+#include "version.h"
 #include "perf-convert.h"
 #include "perf-lbr.h"
 

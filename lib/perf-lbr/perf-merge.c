@@ -18,7 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "perf-sample.h"
+#include "perf-data-reader.h"
+#include "perf-data-writer.h"
 #include "perf-convert.h"
+#include "perf-merge.h"
 #include "perf-lbr.h"
 
 #define NO_TIME		(~0ULL)

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# liblbrsnap.a: the user-space core every front end (lbrsnap, perf-lbr, trace-cmd-lbr) and
+# the unit tests link. One folder per concern; data flows one way through them:
+#
+#   capture/       BPF loading and attaching, LBR enabling, workload, capture options
+#   lbrfile/       lbrsnap.data (the record stream on disk) and typed return values
+#   symbols/       kallsyms, DWARF file:line, trimming of the tracing path
+#   report/        text and JSON rendering of captures
+#   perf/          perf.data reader and writer (generic, no lbr knowledge)
+#   perf-lbr/      lbr records as perf.data events: convert, merge (on perf/)
+#   tracedat/      trace.dat reader, writer and ring-buffer pages (generic)
+#   tracedat-lbr/  lbr records as trace.dat events: formats, convert, merge (on tracedat/)
+#   util/          small helpers shared by all of the above
+#
+# A new .c file in one of them needs no Makefile change.
+
+LIB_DIRS := $(sort $(dir $(wildcard lib/*/*.c)))
+LIB_SRCS := $(wildcard lib/*/*.c)
+LIB_OBJS := $(patsubst %.c,$(OUT)/%.o,$(LIB_SRCS))
+BPF_SKELS := $(patsubst %.bpf.c,$(OUT)/%.skel.h,$(wildcard bpf/*.bpf.c))
+LIBLBRSNAP := $(OUT)/liblbrsnap.a
+
+# Headers are included by name; every library folder is on the include path.
+CFLAGS += $(addprefix -I,$(patsubst %/,%,$(LIB_DIRS)))
+
+# Sources include the skeletons, so they must exist before any object compiles.
+$(LIB_OBJS): | $(BPF_SKELS)
+
+$(LIBLBRSNAP): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
