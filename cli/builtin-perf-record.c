@@ -9,30 +9,17 @@
  * two files are merged (perf-merge.c). Ctrl-C reaches perf through the terminal's process
  * group; perf ends its recording and we finish after it.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wordexp.h>
 #include <sys/wait.h>
-#include "capture-engine.h"
-#include "capture-opts.h"
-#include "lbrfile.h"
-#include "perf-convert.h"
-#include "perf-merge.h"
 #include "builtin-perf-record.h"
-#include "workload.h"
-
-static volatile sig_atomic_t term_requested;
-
-static void on_term(int sig)
-{
-	term_requested = 1;
-}
+#include "capture-opts.h"
+#include "perf-merge.h"
+#include "record-session.h"
 
 static void usage(FILE *f)
 {
@@ -52,40 +39,33 @@ CAPTURE_OPTIONS_HELP
 "  -h, --help              this text\n");
 }
 
-/* perf record -k mono ARGS -o rec [-- cmd...], held in wl until workload__start(). */
-static int start_perf(const char *perf, const char *args, const char *rec, char **cmd,
-		      int nr_cmd, struct workload *wl)
+/* perf record -k mono ARGS -o rec [-- cmd...], as an argv for the record session. */
+static char **perf_argv(const char *perf, const char *args, const char *rec, char **cmd,
+			int nr_cmd, wordexp_t *we)
 {
-	wordexp_t we = { 0 };
 	char **argv;
-	int i, n = 0, err;
+	int i, n = 0;
 
-	if (args && wordexp(args, &we, WRDE_NOCMD | WRDE_UNDEF)) {
+	if (args && wordexp(args, we, WRDE_NOCMD | WRDE_UNDEF)) {
 		fprintf(stderr, "lbrsnap perf record: cannot split --perf-args '%s'\n", args);
-		return -EINVAL;
+		return NULL;
 	}
-	argv = calloc(we.we_wordc + nr_cmd + 8, sizeof(*argv));
-	if (!argv) {
-		wordfree(&we);
-		return -ENOMEM;
-	}
+	argv = calloc(we->we_wordc + nr_cmd + 8, sizeof(*argv));
+	if (!argv)
+		return NULL;
 	argv[n++] = (char *)perf;
 	argv[n++] = "record";
 	argv[n++] = "-k";
 	argv[n++] = "mono";
-	for (i = 0; i < (int)we.we_wordc; i++)
-		argv[n++] = we.we_wordv[i];
+	for (i = 0; i < (int)we->we_wordc; i++)
+		argv[n++] = we->we_wordv[i];
 	argv[n++] = "-o";
 	argv[n++] = (char *)rec;
 	if (nr_cmd)
 		argv[n++] = "--";
 	for (i = 0; i < nr_cmd; i++)
 		argv[n++] = cmd[i];
-	err = workload__prepare(wl, argv, "lbrsnap perf record");
-	free(argv);
-	if (args)
-		wordfree(&we);
-	return err;
+	return argv;
 }
 
 struct record_args {
@@ -95,6 +75,7 @@ struct record_args {
 	const char *perf;
 	bool keep;
 	bool all;
+	bool follow;			/* the capture follows perf and its children */
 };
 
 enum { OPT_PERF_ARGS = 256, OPT_KEEP, OPT_PERF };
@@ -146,21 +127,19 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	capture_opts__finish(&a->opts);
 
 	/* with a command, the capture follows perf and its children as perf does */
-	a->opts.follow = optind < argc && !a->all && !a->opts.pid;
+	a->follow = optind < argc && !a->all && !a->opts.pid;
 	return 0;
 }
 
 int perf_record_main(int argc, char **argv)
 {
 	struct record_args a = { .output = "perf.data", .perf = "perf" };
-	char *rec = NULL, *cap = NULL, *ksyms = NULL, err[1024];
-	struct lbrfile_writer *w = NULL;
-	struct sigaction sa = { 0 };
-	struct capture_stats st;
-	struct capture *c = NULL;
-	struct workload wl = WORKLOAD_INIT;
-	struct capture_run run = { .stop = &term_requested, .forward_stop = true };
-	int ret, perf_rc, err_close;
+	struct record_session_opts so = { .command_records = true,
+					  .who = "lbrsnap perf record" };
+	char *rec = NULL, *cap = NULL, *ksyms = NULL, **pargv = NULL;
+	struct record_session_result res;
+	wordexp_t we = { 0 };
+	int ret, perf_rc;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret)
@@ -170,52 +149,18 @@ int perf_record_main(int argc, char **argv)
 	    asprintf(&cap, "%s.lbrsnap.data", a.output) < 0 ||
 	    asprintf(&ksyms, "%s.kallsyms", a.output) < 0)
 		goto cleanup;
-	if (capture__open(&a.opts, &c, err, sizeof(err))) {
-		fprintf(stderr, "lbrsnap perf record: %s\n", err);
+	pargv = perf_argv(a.perf, a.perf_args, rec, argv + optind, argc - optind, &we);
+	if (!pargv)
 		goto cleanup;
-	}
-	if (!capture__has_lbr(c))
-		fprintf(stderr, "lbrsnap perf record: no LBR here (%s): capturing kernel stacks\n",
-			capture__lbr_why(c));
-	if (lbrfile_writer__create(cap, &w) || capture__write_header(c, w)) {
-		fprintf(stderr, "lbrsnap perf record: cannot write '%s'\n", cap);
-		goto cleanup;
-	}
-	/* Ctrl-C goes to perf too (same process group); we stop when perf has stopped */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = on_term;
-	sigaction(SIGTERM, &sa, NULL);
 	unlink(rec);	/* its existence afterwards says perf record worked */
-	if (start_perf(a.perf, a.perf_args, rec, argv + optind, argc - optind, &wl))
+	so.capture = a.opts;
+	so.output = cap;
+	so.argv = pargv;
+	so.follow = a.follow;
+	if (record_session__run(&so, &res))
 		goto cleanup;
-	if (a.opts.follow && capture__follow(c, wl.pid)) {
-		fprintf(stderr, "lbrsnap perf record: cannot follow perf's pid %d\n", wl.pid);
-		goto cleanup;
-	}
-	if (workload__start(&wl, "lbrsnap perf record"))
-		goto cleanup;
-	run.child = wl.pid;
-	err_close = capture__run(c, w, &run);
-	if (err_close) {
-		fprintf(stderr, "lbrsnap perf record: writing '%s': %s\n", cap, strerror(-err_close));
-		goto cleanup;
-	}
-	wl.pid = 0;
-	perf_rc = WIFEXITED(run.status) ? WEXITSTATUS(run.status) : 128 + WTERMSIG(run.status);
-	if (capture__finish(c, w, &st)) {
-		fprintf(stderr, "lbrsnap perf record: cannot finish '%s'\n", cap);
-		goto cleanup;
-	}
-	err_close = lbrfile_writer__close(w);
-	w = NULL;
-	if (err_close) {
-		fprintf(stderr, "lbrsnap perf record: cannot write '%s': %s\n", cap,
-			strerror(-err_close));
-		goto cleanup;
-	}
-	capture__close(c);
-	c = NULL;
+	perf_rc = !res.exited ? 1 : WIFEXITED(res.status) ? WEXITSTATUS(res.status) :
+		  128 + WTERMSIG(res.status);
 	/* perf record exits with its command's status: its file tells whether it worked */
 	if (access(rec, R_OK)) {
 		fprintf(stderr, "lbrsnap perf record: perf record failed (exit status %d); "
@@ -228,21 +173,16 @@ int perf_record_main(int argc, char **argv)
 		goto cleanup;
 	}
 	fprintf(stderr, "lbrsnap perf record: wrote %s and %s\n", a.output, ksyms);
-	capture_stats__print(&st, "lbrsnap perf record", stderr);
+	capture_stats__print(&res.stats, "lbrsnap perf record", stderr);
 	ret = perf_rc;
 cleanup:
-	if (wl.pid > 0 && wl.go_fd >= 0) {
-		workload__cancel(&wl);
-	} else if (wl.pid > 0) {
-		kill(wl.pid, SIGTERM);
-		waitpid(wl.pid, NULL, 0);
-	}
-	lbrfile_writer__abort(w);
-	capture__close(c);
 	if (!a.keep && rec && cap) {
 		unlink(rec);
 		unlink(cap);
 	}
+	if (a.perf_args && pargv)
+		wordfree(&we);
+	free(pargv);
 	free(rec);
 	free(cap);
 	free(ksyms);

@@ -2,32 +2,19 @@
 /*
  * lbrsnap record: capture into lbrsnap.data.
  *
- * With a command after "--" the command is forked first and held on a pipe until every
- * program is attached and its pid is in the follow map, so its first syscall is already
+ * The recording itself is lib/capture/record-session.c: with a command after "--", the
+ * command is held until every program is attached and only it and its descendants are
  * traced (the way perf record prepares its workload).
  */
-#include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include "capture-engine.h"
-#include "capture-opts.h"
-#include "builtin-record.h"
-#include "lbrfile.h"
 #include "builtin-perf-record.h"
-#include "workload.h"
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	stop_requested = 1;
-}
+#include "builtin-record.h"
+#include "capture-opts.h"
+#include "record-session.h"
 
 static void usage(FILE *out)
 {
@@ -69,21 +56,13 @@ static void print_summary(const struct capture_stats *st, const char *path)
 
 int cmd_record(int argc, char **argv)
 {
-	const char *output = "lbrsnap.data";
-	struct capture_opts opts = {};
-	struct lbrfile_writer *w = NULL;
-	struct workload wl = WORKLOAD_INIT;
-	struct capture_run run = { .stop = &stop_requested };
-	struct capture_stats st;
-	struct capture *c = NULL;
-	struct sigaction sa = {};
-	double duration = 0;
-	char err[1024];
-	size_t i;
-	int opt, ret = 1;
+	struct record_session_opts so = { .output = "lbrsnap.data", .follow = true,
+					  .who = "lbrsnap record" };
+	struct record_session_result res;
+	int opt, i, ret = 129;
 
 	/* with perf alongside, the one-command path owns the whole command line */
-	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--"); i++) {
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strncmp(argv[i], "--perf-args", 11))
 			return perf_record_main(argc, argv);
 	}
@@ -91,15 +70,15 @@ int cmd_record(int argc, char **argv)
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
-			output = optarg;
+			so.output = optarg;
 			break;
 		case 'a':
 			break;
 		case 'd': {
 			char *end;
 
-			duration = strtod(optarg, &end);
-			if (end == optarg || *end || !(duration > 0)) {
+			so.duration_s = strtod(optarg, &end);
+			if (end == optarg || *end || !(so.duration_s > 0)) {
 				fprintf(stderr, "lbrsnap record: bad --duration '%s'\n", optarg);
 				goto cleanup;
 			}
@@ -110,7 +89,7 @@ int cmd_record(int argc, char **argv)
 			ret = 0;
 			goto cleanup;
 		default:
-			ret = capture_opts__parse(&opts, opt, optarg, "lbrsnap record");
+			ret = capture_opts__parse(&so.capture, opt, optarg, "lbrsnap record");
 			if (ret > 0)
 				break;
 			if (ret == 0)
@@ -119,86 +98,15 @@ int cmd_record(int argc, char **argv)
 			goto cleanup;
 		}
 	}
+	capture_opts__finish(&so.capture);
+	if (optind < argc)
+		so.argv = argv + optind;
 	ret = 1;
-	capture_opts__finish(&opts);
-	if (optind < argc) {
-		opts.follow = true;
-		if (workload__prepare(&wl, argv + optind, "lbrsnap record"))
-			goto cleanup;
-	}
-
-	ret = capture__open(&opts, &c, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "lbrsnap record: %s\n", err);
-		ret = 1;
+	if (record_session__run(&so, &res))
 		goto cleanup;
-	}
-	ret = 1;
-	if (!capture__has_lbr(c) && opts.lbr_mode == CAPTURE_LBR_AUTO)
-		fprintf(stderr, "lbrsnap record: LBR is not available here: %s; capturing kernel "
-			"call stacks instead\n", capture__lbr_why(c));
-	if (opts.verbose) {
-		for (i = 0; i < capture__nr_attach(c); i++)
-			fprintf(stderr, "lbrsnap record: attached %s (%llu bytes of snapshot "
-				"memory: %u slots)\n", capture__attach_spec(c, i),
-				(unsigned long long)capture__attach_bytes(c), capture__slots(c));
-		fprintf(stderr, "lbrsnap record: %zu attach points, %llu bytes in total "
-			"(the slot pools of the loaded objects, and the ring buffer)\n",
-			capture__nr_attach(c), (unsigned long long)capture__total_bytes(c));
-	}
-	if (lbrfile_writer__create(output, &w)) {
-		fprintf(stderr, "lbrsnap record: cannot create '%s': %s\n", output,
-			strerror(errno));
-		goto cleanup;
-	}
-	if (capture__write_header(c, w)) {
-		fprintf(stderr, "lbrsnap record: cannot write '%s'\n", output);
-		goto cleanup;
-	}
-
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (wl.pid > 0) {
-		if (capture__follow(c, wl.pid) || workload__start(&wl, "lbrsnap record"))
-			goto cleanup;
-		run.child = wl.pid;
-	}
-	run.duration_s = duration;
-	ret = capture__run(c, w, &run);
-	if (run.exited)
-		wl.pid = 0;
-	if (ret) {
-		fprintf(stderr, "lbrsnap record: writing '%s': %s\n", output, strerror(-ret));
-		ret = 1;
-		goto cleanup;
-	}
-	ret = 1;
-	if (capture__finish(c, w, &st)) {
-		fprintf(stderr, "lbrsnap record: cannot finish '%s'\n", output);
-		goto cleanup;
-	}
-	ret = lbrfile_writer__close(w);
-	w = NULL;
-	if (ret) {
-		fprintf(stderr, "lbrsnap record: cannot write '%s': %s\n", output, strerror(-ret));
-		ret = 1;
-		goto cleanup;
-	}
-	print_summary(&st, output);
+	print_summary(&res.stats, so.output);
 	ret = 0;
 cleanup:
-	lbrfile_writer__abort(w);
-	capture__close(c);
-	if (wl.pid > 0) {
-		/* stopped before the command ended: end it, as perf record does */
-		if (wl.go_fd >= 0) {
-			workload__cancel(&wl);
-		} else {
-			kill(wl.pid, SIGTERM);
-			waitpid(wl.pid, NULL, 0);
-		}
-	}
-	capture_opts__free(&opts);
+	capture_opts__free(&so.capture);
 	return ret;
 }

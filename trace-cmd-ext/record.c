@@ -3,23 +3,21 @@
  * trace-cmd-lbr record: `trace-cmd record -C mono` and an lbrsnap capture at the same time,
  * merged into one trace.dat.
  *
- * The capture runs in this process through the capture engine, so it is attached before
- * trace-cmd starts; trace-cmd runs as a child with the user's options. When trace-cmd
- * exits, the capture is drained and both files are merged. Ctrl-C reaches trace-cmd
- * (same process group), which stops its command and writes its file as usual.
+ * The capture runs in this process through the record session (lib/capture/record-session.c),
+ * so it is attached before trace-cmd starts; trace-cmd runs as a child with the user's
+ * options. When trace-cmd exits, the capture is stopped, drained and counted, and both files
+ * are merged. Ctrl-C reaches trace-cmd (same process group), which stops its command and
+ * writes its file as usual; SIGTERM is passed on to it.
  */
 #include <errno.h>
 #include <libgen.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "capture-engine.h"
 #include "capture-opts.h"
-#include "workload.h"
-#include "lbrfile.h"
+#include "record-session.h"
 #include "trace-cmd-lbr.h"
 
 static const char record_usage[] =
@@ -56,6 +54,7 @@ struct record_args {
 	const char *trace_cmd;
 	int out_slot;			/* tc_argv index of trace-cmd's -o value */
 	bool keep;
+	bool follow;			/* --follow: only trace-cmd's process tree */
 };
 
 static int take_value(int argc, char **argv, int *i, const char **val)
@@ -162,7 +161,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 							"trace-cmd-lbr record") < 0)
 				err = -EINVAL;
 		} else if (!strcmp(o, "--follow")) {
-			a->opts.follow = true;
+			a->follow = true;
 		} else if ((m = long_value(argc, argv, &i, "--trace-cmd", &a->trace_cmd))) {
 			err = m < 0 ? m : 0;
 			a->tc_argv[0] = a->trace_cmd;
@@ -210,14 +209,11 @@ static int make_workdir(const char *output, char *dir, size_t len)
 int lbr__record(int argc, char **argv)
 {
 	struct record_args a = { 0 };
-	struct lbrfile_writer *w = NULL;
-	struct capture *c = NULL;
-	struct capture_stats st;
-	char dir[4096], rec[4200], cap[4200], err[512];
-	struct sigaction sa = { .sa_handler = SIG_IGN }, old_int, old_term;
-	struct workload wl = WORKLOAD_INIT;
-	struct capture_run run = { 0 };
-	int ret = 1, status, i;
+	struct record_session_opts so = { .command_records = true,
+					  .who = "trace-cmd-lbr record" };
+	struct record_session_result res;
+	char dir[4096], rec[4200], cap[4200];
+	int ret = 1, i;
 
 	i = parse_args(argc, argv, &a);
 	if (i) {
@@ -232,71 +228,27 @@ int lbr__record(int argc, char **argv)
 	}
 	snprintf(rec, sizeof(rec), "%s/trace-cmd.dat", dir);
 	snprintf(cap, sizeof(cap), "%s/lbrsnap.data", dir);
-	if (capture__open(&a.opts, &c, err, sizeof(err))) {
-		fprintf(stderr, "trace-cmd-lbr record: %s\n", err);
-		goto cleanup;
-	}
-	if (!capture__has_lbr(c))
-		fprintf(stderr, "trace-cmd-lbr record: LBR is not available here: %s; capturing "
-			"kernel call stacks instead\n", capture__lbr_why(c));
-	if (lbrfile_writer__create(cap, &w) || capture__write_header(c, w)) {
-		fprintf(stderr, "trace-cmd-lbr record: cannot write %s\n", cap);
-		goto cleanup;
-	}
-	/* trace-cmd gets Ctrl-C (same process group) and ends the recording; we wait for it */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	a.tc_argv[a.out_slot] = rec;
-	/* held until followed, so trace-cmd's command is traced from its first syscall */
-	if (workload__prepare(&wl, (char *const *)a.tc_argv, "trace-cmd-lbr record"))
-		goto cleanup_signals;
-	if (a.opts.follow && capture__follow(c, wl.pid)) {
-		fprintf(stderr, "trace-cmd-lbr record: cannot follow trace-cmd\n");
-		workload__cancel(&wl);
-		goto cleanup_signals;
-	}
-	if (workload__start(&wl, "trace-cmd-lbr record")) {
-		waitpid(wl.pid, NULL, 0);
-		goto cleanup_signals;
-	}
-	run.child = wl.pid;
-	i = capture__run(c, w, &run);
-	if (i) {
-		fprintf(stderr, "trace-cmd-lbr record: writing %s: %s\n", cap, strerror(-i));
-		kill(wl.pid, SIGINT);
-		waitpid(wl.pid, NULL, 0);
-		goto cleanup_signals;
-	}
-	status = run.status;
-	if (capture__finish(c, w, &st)) {
-		fprintf(stderr, "trace-cmd-lbr record: cannot finish %s\n", cap);
-		goto cleanup_signals;
-	}
-	i = lbrfile_writer__close(w);
-	w = NULL;
-	if (i) {
-		fprintf(stderr, "trace-cmd-lbr record: cannot write %s: %s\n", cap, strerror(-i));
-		goto cleanup_signals;
-	}
+	so.capture = a.opts;
+	so.output = cap;
+	so.argv = (char *const *)a.tc_argv;
+	so.follow = a.follow;
+	if (record_session__run(&so, &res))
+		goto cleanup;
 	if (access(rec, R_OK)) {
 		fprintf(stderr, "trace-cmd-lbr record: trace-cmd record wrote no file (%s %d)\n",
-			WIFEXITED(status) ? "exit status" : "signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-		goto cleanup_signals;
+			WIFEXITED(res.status) ? "exit status" : "signal",
+			WIFEXITED(res.status) ? WEXITSTATUS(res.status) : WTERMSIG(res.status));
+		goto cleanup;
 	}
 	/* trace-cmd may fail while cleaning up after a complete file; merging checks it */
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
+	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status))
 		fprintf(stderr, "trace-cmd-lbr record: trace-cmd record ended with %s %d; "
-			"merging the file it wrote\n", WIFEXITED(status) ? "status" : "signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	capture_stats__print(&st, "trace-cmd-lbr record", stderr);
+			"merging the file it wrote\n", WIFEXITED(res.status) ? "status" : "signal",
+			WIFEXITED(res.status) ? WEXITSTATUS(res.status) : WTERMSIG(res.status));
+	capture_stats__print(&res.stats, "trace-cmd-lbr record", stderr);
 	ret = lbr__write(rec, cap, a.output, false);
-cleanup_signals:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 cleanup:
-	lbrfile_writer__abort(w);
-	capture__close(c);
 	if (a.keep) {
 		fprintf(stderr, "trace-cmd-lbr record: inputs kept in %s\n", dir);
 	} else {

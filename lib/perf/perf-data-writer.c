@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "perf-data.h"
+#include "out-file.h"
 #include "perf-data-writer.h"
 
 #define WRITE_BUF_SIZE	(1 << 20)
@@ -22,9 +23,7 @@ struct feat_payload {
 };
 
 struct perf_writer {
-	int fd;
-	char *path;
-	char *tmp;
+	struct out_file out;
 	size_t attr_bytes;
 	struct perf_file_attr *attrs;
 	size_t nr_attrs;
@@ -37,22 +36,6 @@ struct perf_writer {
 	struct feat_payload feats[PERF_FEAT_BITS];
 };
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf = (const char *)buf + n;
-		len -= n;
-	}
-	return 0;
-}
-
 int perf_writer__create(const char *path, size_t attr_bytes, struct perf_writer **out)
 {
 	struct perf_writer *w;
@@ -63,19 +46,16 @@ int perf_writer__create(const char *path, size_t attr_bytes, struct perf_writer 
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->fd = -1;
+	w->out = (struct out_file)OUT_FILE_INIT;
 	w->attr_bytes = attr_bytes;
-	w->path = strdup(path);
 	w->buf = malloc(WRITE_BUF_SIZE);
-	if (!w->path || !w->buf || asprintf(&w->tmp, "%s.tmp", path) < 0) {
-		w->tmp = NULL;
+	if (!w->buf) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		err = -errno;
-		fprintf(stderr, "%s: %s\n", w->tmp, strerror(errno));
+	err = out_file__open(&w->out, path);
+	if (err) {
+		fprintf(stderr, "%s.tmp: %s\n", path, strerror(-err));
 		goto cleanup;
 	}
 	*out = w;
@@ -123,12 +103,12 @@ static int write_attrs(struct perf_writer *w)
 		goto cleanup;
 	}
 	/* a zero header until close(): an interrupted file is never taken for a valid one */
-	err = write_full(w->fd, raw, PERF_FILE_HEADER_SIZE);
+	err = write_all(w->out.fd, raw, PERF_FILE_HEADER_SIZE);
 	for (i = 0; !err && i < w->nr_attrs; i++) {
 		ids[i].offset = off;
 		ids[i].size = w->attrs[i].nr_ids * 8;
 		off += ids[i].size;
-		err = write_full(w->fd, w->attrs[i].ids, ids[i].size);
+		err = write_all(w->out.fd, w->attrs[i].ids, ids[i].size);
 	}
 	w->hdr.attrs.offset = off;
 	w->hdr.attrs.size = w->nr_attrs * entry;
@@ -140,7 +120,7 @@ static int write_attrs(struct perf_writer *w)
 		memset(raw, 0, entry);
 		memcpy(raw, &a, n);
 		memcpy(raw + w->attr_bytes, &ids[i], sizeof(ids[i]));
-		err = write_full(w->fd, raw, entry);
+		err = write_all(w->out.fd, raw, entry);
 	}
 	w->data_off = w->hdr.attrs.offset + w->hdr.attrs.size;
 	w->data_started = true;
@@ -152,7 +132,7 @@ cleanup:
 
 static int flush_buf(struct perf_writer *w)
 {
-	int err = write_full(w->fd, w->buf, w->buf_len);
+	int err = write_all(w->out.fd, w->buf, w->buf_len);
 
 	w->buf_len = 0;
 	return err;
@@ -218,10 +198,10 @@ static int write_features(struct perf_writer *w)
 		off += w->feats[i].len;
 		n++;
 	}
-	err = write_full(w->fd, table, n * sizeof(table[0]));
+	err = write_all(w->out.fd, table, n * sizeof(table[0]));
 	for (i = 0; !err && i < PERF_FEAT_BITS; i++) {
 		if (perf_feat__test(w->hdr.features, i))
-			err = write_full(w->fd, w->feats[i].data, w->feats[i].len);
+			err = write_all(w->out.fd, w->feats[i].data, w->feats[i].len);
 	}
 	return err;
 }
@@ -242,25 +222,17 @@ int perf_writer__close(struct perf_writer *w)
 		w->hdr.attr_size = w->attr_bytes + sizeof(struct perf_file_section);
 		w->hdr.data.offset = w->data_off;
 		w->hdr.data.size = w->data_size;
-		if (lseek(w->fd, 0, SEEK_SET))
+		if (lseek(w->out.fd, 0, SEEK_SET))
 			err = -errno;
 		else
-			err = write_full(w->fd, &w->hdr, sizeof(w->hdr));
+			err = write_all(w->out.fd, &w->hdr, sizeof(w->hdr));
 	}
-	if (!err && close(w->fd))
-		err = -errno;
-	w->fd = -1;
-	if (!err && rename(w->tmp, w->path))
-		err = -errno;
-	if (err) {
-		fprintf(stderr, "%s: %s\n", w->path, strerror(-err));
-		perf_writer__abort(w);
-		return err;
-	}
-	free(w->tmp);
-	w->tmp = NULL;
+	if (!err)
+		err = out_file__commit(&w->out);
+	if (err)
+		fprintf(stderr, "%s: %s\n", w->out.path, strerror(-err));
 	perf_writer__abort(w);
-	return 0;
+	return err;
 }
 
 void perf_writer__abort(struct perf_writer *w)
@@ -269,17 +241,12 @@ void perf_writer__abort(struct perf_writer *w)
 
 	if (!w)
 		return;
-	if (w->fd >= 0)
-		close(w->fd);
-	if (w->tmp)
-		unlink(w->tmp);
+	out_file__abort(&w->out);
 	for (i = 0; i < w->nr_attrs; i++)
 		free(w->attrs[i].ids);
 	for (i = 0; i < PERF_FEAT_BITS; i++)
 		free(w->feats[i].data);
 	free(w->attrs);
 	free(w->buf);
-	free(w->tmp);
-	free(w->path);
 	free(w);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "out-file.h"
 #include "tracedat-pages.h"
 
 #define TYPE_LEN_MAX_DATA	28	/* type_len 1..28: payload of type_len * 4 bytes */
@@ -51,23 +52,6 @@ static void put32(unsigned char *dst, __u32 v)
 	memcpy(dst, &v, 4);
 }
 
-int tracedat__write_all(int fd, const void *buf, size_t len)
-{
-	const char *b = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, b, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		b += n;
-		len -= n;
-	}
-	return 0;
-}
 
 /* Writes the current page (if it holds anything) and starts an empty one. */
 static int flush_page(struct tracedat_pages *p)
@@ -88,7 +72,7 @@ static int flush_page(struct tracedat_pages *p)
 		}
 	}
 	memcpy(p->page + 8, &commit, 8);
-	err = tracedat__write_all(p->fd, p->page, p->page_size);
+	err = write_all(p->fd, p->page, p->page_size);
 	if (err)
 		return err;
 	p->written += p->page_size;

@@ -32,7 +32,4 @@ int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, un
 long long tracedat_pages__finish(struct tracedat_pages *p);
 void tracedat_pages__free(struct tracedat_pages *p);
 
-/* write(2) until done; 0 or -errno */
-int tracedat__write_all(int fd, const void *buf, size_t len);
-
 #endif /* LBRSNAP_TRACEDAT_PAGES_H */

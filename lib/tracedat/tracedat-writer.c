@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "out-file.h"
 #include "tracedat-writer.h"
 
 struct cpu_slot {
@@ -26,9 +27,7 @@ struct buffer_state {
 };
 
 struct tracedat_writer {
-	int fd;
-	char *path;
-	char *tmp;
+	struct out_file out;
 	off_t pos;
 	const struct tracedat_meta *m;
 	int cur_buffer;
@@ -195,7 +194,7 @@ void tracedat_meta__free(struct tracedat_meta *m)
 
 static int out(struct tracedat_writer *w, const void *buf, size_t len)
 {
-	int err = tracedat__write_all(w->fd, buf, len);
+	int err = write_all(w->out.fd, buf, len);
 
 	if (!err)
 		w->pos += len;
@@ -234,7 +233,7 @@ static int out_blob4(struct tracedat_writer *w, const struct tracedat_blob *b)
 
 static int patch_u64(struct tracedat_writer *w, off_t pos, __u64 v)
 {
-	return pwrite(w->fd, &v, 8, pos) == 8 ? 0 : -EIO;
+	return pwrite(w->out.fd, &v, 8, pos) == 8 ? 0 : -EIO;
 }
 
 static int pad_to_page(struct tracedat_writer *w)
@@ -344,14 +343,9 @@ int tracedat_writer__create(const char *path, const struct tracedat_meta *m,
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->fd = -1;
+	w->out = (struct out_file)OUT_FILE_INIT;
 	w->m = m;
 	w->cur_cpu = -1;
-	w->path = strdup(path);
-	if (!w->path || asprintf(&w->tmp, "%s.tmp", path) < 0) {
-		w->tmp = NULL;
-		goto cleanup;
-	}
 	w->bufs = calloc(m->nr_buffers, sizeof(*w->bufs));
 	if (!w->bufs)
 		goto cleanup;
@@ -360,11 +354,9 @@ int tracedat_writer__create(const char *path, const struct tracedat_meta *m,
 		if (!w->bufs[i].cpus)
 			goto cleanup;
 	}
-	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		err = -errno;
+	err = out_file__open(&w->out, path);
+	if (err)
 		goto cleanup;
-	}
 	err = write_head(w) ?: write_options(w) ?: start_buffer(w, 0);
 	if (err)
 		goto cleanup;
@@ -395,7 +387,7 @@ int tracedat_writer__begin_cpu(struct tracedat_writer *w, int buffer, unsigned i
 	err = pad_to_page(w);
 	if (err)
 		return err;
-	err = tracedat_pages__new(w->fd, w->m->page_size, &w->pages);
+	err = tracedat_pages__new(w->out.fd, w->m->page_size, &w->pages);
 	if (err)
 		return err;
 	w->cur_cpu = cpu;
@@ -446,16 +438,8 @@ int tracedat_writer__close(struct tracedat_writer *w)
 			      patch_u64(w, bs->table_pos + c * 16 + 8, bs->cpus[c].size);
 		}
 	}
-	if (!err && fsync(w->fd))
-		err = -errno;
-	if (!err && close(w->fd))
-		err = -errno;
-	w->fd = -1;
-	if (!err && rename(w->tmp, w->path))
-		err = -errno;
-	/* after close() the abort path no longer knows about the temporary file */
-	if (err && w->fd < 0)
-		unlink(w->tmp);
+	if (!err)
+		err = out_file__commit(&w->out);
 	tracedat_writer__abort(w);
 	return err;
 }
@@ -467,14 +451,9 @@ void tracedat_writer__abort(struct tracedat_writer *w)
 	if (!w)
 		return;
 	tracedat_pages__free(w->pages);
-	if (w->fd >= 0) {
-		close(w->fd);
-		unlink(w->tmp);
-	}
+	out_file__abort(&w->out);
 	for (b = 0; w->bufs && b < w->m->nr_buffers; b++)
 		free(w->bufs[b].cpus);
 	free(w->bufs);
-	free(w->tmp);
-	free(w->path);
 	free(w);
 }

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "lbrfile.h"
+#include "record-session.h"
+#include "workload.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	stop_requested = 1;
+}
+
+static void print_open(const struct record_session_opts *o, const struct capture *c)
+{
+	size_t i;
+
+	if (!capture__has_lbr(c) && o->capture.lbr_mode == CAPTURE_LBR_AUTO)
+		fprintf(stderr, "%s: LBR is not available here: %s; capturing kernel call stacks "
+			"instead\n", o->who, capture__lbr_why(c));
+	if (!o->capture.verbose)
+		return;
+	for (i = 0; i < capture__nr_attach(c); i++)
+		fprintf(stderr, "%s: attached %s (%llu bytes of snapshot memory: %u slots)\n",
+			o->who, capture__attach_spec(c, i),
+			(unsigned long long)capture__attach_bytes(c), capture__slots(c));
+	fprintf(stderr, "%s: %zu attach points, %llu bytes in total (the slot pools of the "
+		"loaded objects, and the ring buffer)\n", o->who, capture__nr_attach(c),
+		(unsigned long long)capture__total_bytes(c));
+}
+
+int record_session__run(const struct record_session_opts *o, struct record_session_result *res)
+{
+	struct sigaction stop = { .sa_handler = on_stop }, ign = { .sa_handler = SIG_IGN };
+	struct sigaction old_int, old_term;
+	struct capture_run run = { .stop = &stop_requested };
+	struct capture_opts copts = o->capture;
+	struct workload wl = WORKLOAD_INIT;
+	struct lbrfile_writer *w = NULL;
+	struct capture *c = NULL;
+	char err[1024];
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	stop_requested = 0;
+	copts.follow = o->follow && o->argv;
+	if (o->argv) {
+		ret = workload__prepare(&wl, o->argv, o->who);
+		if (ret)
+			return ret;
+	}
+	ret = capture__open(&copts, &c, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", o->who, err);
+		goto cleanup;
+	}
+	print_open(o, c);
+	ret = lbrfile_writer__create(o->output, &w);
+	if (ret) {
+		fprintf(stderr, "%s: cannot create '%s': %s\n", o->who, o->output,
+			strerror(-ret));
+		goto cleanup;
+	}
+	ret = capture__write_header(c, w);
+	if (ret) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", o->who, o->output, strerror(-ret));
+		goto cleanup;
+	}
+	sigaction(SIGINT, o->command_records ? &ign : &stop, &old_int);
+	sigaction(SIGTERM, &stop, &old_term);
+	run.forward_stop = o->command_records;
+	run.duration_s = o->duration_s;
+	if (wl.pid > 0) {
+		ret = copts.follow ? capture__follow(c, wl.pid) : 0;
+		if (ret) {
+			fprintf(stderr, "%s: cannot follow pid %d: %s\n", o->who, wl.pid,
+				strerror(-ret));
+			goto cleanup_signals;
+		}
+		ret = workload__start(&wl, o->who);
+		if (ret) {
+			waitpid(wl.pid, NULL, 0);
+			wl.pid = 0;
+			goto cleanup_signals;
+		}
+		run.child = wl.pid;
+	}
+	ret = capture__run(c, w, &run);
+	if (run.exited) {
+		wl.pid = 0;
+		res->exited = true;
+		res->status = run.status;
+	}
+	if (ret) {
+		fprintf(stderr, "%s: writing '%s': %s\n", o->who, o->output, strerror(-ret));
+		goto cleanup_signals;
+	}
+	ret = capture__finish(c, w, &res->stats);
+	if (ret) {
+		fprintf(stderr, "%s: cannot finish '%s': %s\n", o->who, o->output,
+			strerror(-ret));
+		goto cleanup_signals;
+	}
+	ret = lbrfile_writer__close(w);
+	w = NULL;
+	if (ret)
+		fprintf(stderr, "%s: cannot write '%s': %s\n", o->who, o->output, strerror(-ret));
+cleanup_signals:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+cleanup:
+	lbrfile_writer__abort(w);
+	capture__close(c);
+	if (wl.pid > 0 && wl.go_fd >= 0) {
+		workload__cancel(&wl);
+	} else if (wl.pid > 0) {
+		/* stopped before the command ended: end it, as perf record does */
+		kill(wl.pid, o->command_records ? SIGINT : SIGTERM);
+		waitpid(wl.pid, &res->status, 0);
+	}
+	return ret;
+}
