@@ -29,6 +29,13 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 struct lbrsnap_branch snap[LBRSNAP_SLOT_POOL][LBRSNAP_MAX_BRANCHES];
 struct lbrsnap_slot_ctl ctl[LBRSNAP_SLOT_POOL];
+/*
+ * --sample N keeps one of every N matching invocations of an attach point, whatever the CPU,
+ * so its counter is one per program; it is only touched with --sample.
+ */
+struct {
+	__u64 matched;
+} __attribute__((aligned(64))) sample_ctl[NR_PROGS];
 struct lbrsnap_follow_stats follow_stats;
 
 const volatile __u32 ap_id[NR_PROGS];
@@ -165,7 +172,8 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	}
 	if (!ret_wanted(kind, ret))
 		goto filtered;
-	if (sample_every > 1 && __sync_fetch_and_add(&sc->matched, 1) % sample_every) {
+	if (sample_every > 1 &&
+	    __sync_fetch_and_add(&sample_ctl[idx].matched, 1) % sample_every) {
 		__sync_fetch_and_add(&sc->sampled_out, 1);
 		goto done;
 	}

@@ -121,12 +121,12 @@ struct lbrsnap_event {
 struct lbrsnap_slot_ctl {
 	__u64 next;			/* tickets taken: invocations */
 	__u64 done;			/* tickets completed */
-	__u64 matched;			/* passed the filters: --sample counts these */
 	__u64 filtered;			/* rejected by a filter (pid, comm, return value) */
 	__u64 sampled_out;		/* passed the filters, dropped by --sample */
 	__u64 emitted;			/* records submitted to the ring buffer */
 	__u64 lost_ringbuf;		/* bpf_ringbuf_reserve() failed */
 	__u64 clobbered;		/* emitted with branches dropped: slot reused */
+	__u64 reserved;
 } __attribute__((aligned(64)));
 
 /* Counters of the fork tracker (-- cmd), one set per capture. */
