@@ -3,39 +3,122 @@
  * syscall-load: makes an exact, known number of failing and succeeding syscalls.
  *
  *   syscall-load [--comm NAME] [--fail N] [--ok M] [--open-missing K] [--threads T]
- *                [--gate FIFO]
+ *                [--gate FIFO] [--seconds S] [--fork C [--hold]]
  *
  * After renaming itself to NAME (prctl, which succeeds and is seen as one more successful
  * syscall exit), each of T threads makes N close(-1) calls (-EBADF), M getppid() calls and
  * K openat() calls of a path that does not exist (-ENOENT from do_sys_openat2()).
  * With --gate it first blocks opening FIFO for reading, so a tracer can attach to its pid
  * before the counted syscalls start. It prints "pid=<pid>" and "ppid=<ppid>" first.
+ *
+ * --seconds S repeats that pattern in every thread until S seconds have passed (a load of
+ * unknown length that outlasts a capture; the clock is read through the vDSO, no syscall).
+ *
+ * --fork C: the process makes no counted syscalls itself; it forks C children, one at a
+ * time, each making the pattern above and exiting, and prints "child=<pid>" for each in
+ * fork order. Every child is reaped before the next fork, so at most one is alive. With
+ * --hold every child first blocks on a pipe until all C are forked, so C + 1 processes are
+ * alive at once; the parent then reaps exactly C children (no failing wait()).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
-static long nr_fail, nr_ok, nr_missing;
+static long nr_fail, nr_ok, nr_missing, threads = 1;
+static double seconds;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static void *load(void *arg)
 {
+	double end = now_s() + seconds;
 	long i;
 
-	/* raw syscalls: libc must not skip or cache any of them */
-	for (i = 0; i < nr_fail; i++)
-		syscall(SYS_close, -1);
-	for (i = 0; i < nr_ok; i++)
-		syscall(SYS_getppid);
-	for (i = 0; i < nr_missing; i++)
-		syscall(SYS_openat, AT_FDCWD, "/nonexistent/lbrsnap-test", O_RDONLY);
+	do {
+		/* raw syscalls: libc must not skip or cache any of them */
+		for (i = 0; i < nr_fail; i++)
+			syscall(SYS_close, -1);
+		for (i = 0; i < nr_ok; i++)
+			syscall(SYS_getppid);
+		for (i = 0; i < nr_missing; i++)
+			syscall(SYS_openat, AT_FDCWD, "/nonexistent/lbrsnap-test", O_RDONLY);
+	} while (seconds > 0 && now_s() < end);
 	return NULL;
+}
+
+static int load_threads(void)
+{
+	pthread_t th[64];
+	long i;
+
+	if (threads == 1) {
+		load(NULL);
+		return 0;
+	}
+	for (i = 0; i < threads; i++)
+		pthread_create(&th[i], NULL, load, NULL);
+	for (i = 0; i < threads; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}
+
+/* The children of --fork; with hold they all wait for the pipe's write end to close. */
+static int fork_children(long nr, bool hold)
+{
+	int hold_fd[2] = { -1, -1 };
+	pid_t pid;
+	char c;
+	long i;
+
+	if (hold && pipe(hold_fd)) {
+		perror("pipe");
+		return 1;
+	}
+	for (i = 0; i < nr; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (pid == 0) {
+			if (hold) {
+				close(hold_fd[1]);
+				/* end of file once the parent has forked them all */
+				if (read(hold_fd[0], &c, 1) != 0)
+					_exit(1);
+			}
+			load_threads();
+			_exit(0);
+		}
+		printf("child=%d\n", pid);
+		fflush(stdout);
+		if (!hold && waitpid(pid, NULL, 0) != pid)
+			return 1;
+	}
+	if (!hold)
+		return 0;
+	close(hold_fd[1]);
+	for (i = 0; i < nr; i++) {
+		if (wait(NULL) < 0)
+			return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -47,11 +130,14 @@ int main(int argc, char **argv)
 		{ "open-missing", required_argument, NULL, 'm' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "gate", required_argument, NULL, 'g' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "fork", required_argument, NULL, 'F' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ 0 }
 	};
 	const char *comm = NULL, *gate = NULL;
-	pthread_t th[64];
-	long threads = 1, i;
+	long children = 0;
+	bool hold = false;
 	int opt, fd;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -62,13 +148,17 @@ int main(int argc, char **argv)
 		case 'm': nr_missing = atol(optarg); break;
 		case 't': threads = atol(optarg); break;
 		case 'g': gate = optarg; break;
+		case 's': seconds = atof(optarg); break;
+		case 'F': children = atol(optarg); break;
+		case 'H': hold = true; break;
 		default:
 			fprintf(stderr, "usage: syscall-load [--comm NAME] [--fail N] [--ok M] "
-				"[--open-missing K] [--threads T] [--gate FIFO]\n");
+				"[--open-missing K] [--threads T] [--gate FIFO] [--seconds S] "
+				"[--fork C [--hold]]\n");
 			return 2;
 		}
 	}
-	if (threads < 1 || threads > 64)
+	if (threads < 1 || threads > 64 || children < 0 || seconds < 0)
 		return 2;
 	printf("pid=%d\nppid=%d\n", getpid(), getppid());
 	fflush(stdout);
@@ -82,13 +172,7 @@ int main(int argc, char **argv)
 	}
 	if (comm)
 		prctl(PR_SET_NAME, comm);
-	if (threads == 1) {
-		load(NULL);
-		return 0;
-	}
-	for (i = 0; i < threads; i++)
-		pthread_create(&th[i], NULL, load, NULL);
-	for (i = 0; i < threads; i++)
-		pthread_join(th[i], NULL);
-	return 0;
+	if (children)
+		return fork_children(children, hold);
+	return load_threads();
 }
