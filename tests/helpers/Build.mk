@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# Programs the capture tests drive: a syscall load with exact, known counts, and a BPF object
-# that breaks the snapshot-first rule on purpose (the static check must reject it).
+# Programs the capture tests drive: a syscall load with exact, known counts, a load making
+# kernel functions of each return type return known values, and a BPF object that breaks the
+# snapshot-first rule on purpose (the static check must reject it).
 
 $(OUT)/tests/helpers/syscall-load: $(OUT)/tests/helpers/syscall-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
-ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/bad-snapshot.bpf.o
+# Static: guests exec it through 9p, where every shared library costs a round trip.
+$(OUT)/tests/helpers/ret-load: $(OUT)/tests/helpers/ret-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -static -o $@ $^
+
+ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load $(OUT)/tests/helpers/bad-snapshot.bpf.o
