@@ -11,6 +11,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbrsnap inject -i RECORDED [--lbr CAPTURE] -o MERGED [--kallsyms FILE]\n"
+		"                      [--keep-all]\n"
 		"\n"
 		"    -i, --input FILE      perf.data from `perf record -k mono ...`\n"
 		"        --lbr FILE        capture to merge in (default lbrsnap.data)\n"
@@ -18,6 +19,8 @@ static void usage(FILE *f)
 		"        --kallsyms FILE   where to save the capture's kallsyms for\n"
 		"                          `perf report --kallsyms` (default OUTPUT.kallsyms)\n"
 		"        --no-kallsyms     do not save the kallsyms copy\n"
+		"        --keep-all        keep the tracing path's entries in callchains and\n"
+		"                          branch stacks (as lbrsnap report --keep-all)\n"
 		"    -h, --help            this text; see lbrsnap-inject(1)\n");
 }
 
@@ -34,7 +37,7 @@ int cmd_inject(int argc, char **argv)
 		perf_cli__free(&cli);
 		return 129;
 	}
-	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms);
+	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all);
 	perf_cli__free(&cli);
 	return err ? 1 : 0;
 }

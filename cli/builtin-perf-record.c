@@ -168,7 +168,7 @@ int perf_record_main(int argc, char **argv)
 		a.keep = true;
 		goto cleanup;
 	}
-	if (perf_merge(rec, cap, a.output, ksyms)) {
+	if (perf_merge(rec, cap, a.output, ksyms, false)) {
 		a.keep = true;
 		goto cleanup;
 	}

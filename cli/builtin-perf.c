@@ -11,6 +11,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbrsnap perf [-i CAPTURE] [-o PERF.DATA] [--kallsyms FILE | --no-kallsyms]\n"
+		"                    [--keep-all]\n"
 		"   or: lbrsnap perf record [-e SPEC]... [--perf-args ARGS] [-o FILE] [-- cmd]\n"
 		"\n"
 		"    -i, --input FILE      capture to convert (default lbrsnap.data)\n"
@@ -18,6 +19,8 @@ static void usage(FILE *f)
 		"        --kallsyms FILE   where to save the capture's kallsyms for\n"
 		"                          `perf report --kallsyms` (default OUTPUT.kallsyms)\n"
 		"        --no-kallsyms     do not save the kallsyms copy\n"
+		"        --keep-all        keep the tracing path's entries in callchains and\n"
+		"                          branch stacks (as lbrsnap report --keep-all)\n"
 		"    -h, --help            this text; see lbrsnap-perf(1)\n");
 }
 
@@ -31,7 +34,7 @@ int cmd_perf(int argc, char **argv)
 	err = perf_cli__parse(&cli, argc, argv, usage);
 	if (err)
 		return err < 0 ? 0 : err;
-	err = perf_convert(cli.input, cli.output, cli.kallsyms);
+	err = perf_convert(cli.input, cli.output, cli.kallsyms, cli.keep_all);
 	if (!err)
 		fprintf(stderr, "Wrote %s%s%s\n", cli.output, cli.kallsyms ? " and " : "",
 			cli.kallsyms ? cli.kallsyms : "");

@@ -13,6 +13,7 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 		{ "output", required_argument, NULL, 'o' },
 		{ "kallsyms", required_argument, NULL, 'k' },
 		{ "no-kallsyms", no_argument, NULL, 'K' },
+		{ "keep-all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -31,6 +32,8 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 			cli->kallsyms = optarg;
 		} else if (c == 'K') {
 			no_kallsyms = true;
+		} else if (c == 'a') {
+			cli->keep_all = true;
 		} else if (c == 'h') {
 			usage(stdout);
 			return -1;

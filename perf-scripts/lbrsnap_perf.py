@@ -6,16 +6,68 @@ handler named <system>__<event> whose parameters are exactly the event's fields 
 perf_sample_dict. The lbr events are named after their attach points, so the handlers are
 made here, one per lbr event found in the perf.data header (EVENT_DESC), all calling one
 function with an LbrSample.
+
+The samples leave out the tracing path's entries, as lbrsnap report does; the RAW fields
+tracing_branches and tracing_stack hold them (addresses), symbolized here with the kallsyms
+copy lbrsnap perf writes next to the perf.data (else /proc/kallsyms).
 """
 
+import bisect
 import os
 import struct
 
 FEAT_EVENT_DESC = 12
 # The lbr tracepoint format (see lbrsnap-perf(1)); perf passes the fields in this order.
 FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
-          "trim_branches", "trim_stack")
-EV_HAS_RET = 1
+          "trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",
+          "ret_kind")
+
+
+class Kallsyms:
+    """Text symbols of a kallsyms file, for the addresses perf did not symbolize."""
+
+    def __init__(self, path):
+        syms = []
+        try:
+            with open(path) as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) >= 3 and parts[1] in "tTwW" and int(parts[0], 16):
+                        syms.append((int(parts[0], 16), parts[2]))
+        except OSError:
+            pass
+        syms.sort()
+        self.addrs = [a for a, _ in syms]
+        self.names = [n for _, n in syms]
+
+    def find(self, addr):
+        """(name, offset) of the symbol holding addr, or None."""
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return (self.names[i], addr - self.addrs[i]) if i >= 0 else None
+
+    def branch_end(self, addr):
+        """'ksys_read+0x60', as perf's brstacksym writes an address."""
+        sym = self.find(addr)
+        return "%s+0x%x" % sym if sym else "[unknown]"
+
+    def frame(self, addr):
+        """'ksys_read', as perf's callchain names a frame."""
+        sym = self.find(addr)
+        return sym[0] if sym else "0x%x" % addr
+
+
+_KALLSYMS = []
+
+
+def kallsyms():
+    if not _KALLSYMS:
+        copy = input_path() + ".kallsyms"
+        _KALLSYMS.append(Kallsyms(copy if os.path.exists(copy) else "/proc/kallsyms"))
+    return _KALLSYMS[0]
+
+
+def _u64s(raw):
+    return list(struct.unpack("<%dQ" % (len(raw) // 8), bytes(raw[:len(raw) // 8 * 8])))
 
 
 class LbrSample:
@@ -30,7 +82,8 @@ class LbrSample:
         self.comm = comm
         for name, value in zip(FIELDS, fields):
             setattr(self, name, value)
-        self.has_ret = bool(self.flags & EV_HAS_RET)
+        # ret as its type reads ("-2", "true", "ERR_PTR(-ENOENT)"), as lbrsnap report shows it
+        self.has_ret = bool(self.ret_kind)
         # [0] most recent, as perf and the LBR give them
         self.branches = sample.get("brstacksym") or []
         self.branch_addrs = sample.get("brstack") or []
@@ -40,16 +93,28 @@ class LbrSample:
 
     def flow(self, keep_all=False):
         """Branches oldest first, without the tracing path's (newest) entries."""
-        skip = 0 if keep_all else self.trim_branches
-        return list(reversed(self.branches[skip:]))
+        if len(self.branches) == self.nr_branches:
+            # written with lbrsnap perf --keep-all: the sample holds them all
+            return list(reversed(self.branches[0 if keep_all else self.trim_branches:]))
+        tracing = []
+        if keep_all:
+            addrs = _u64s(self.tracing_branches)
+            tracing = [{"from": kallsyms().branch_end(addrs[i]),
+                        "to": kallsyms().branch_end(addrs[i + 1])}
+                       for i in range(0, len(addrs) - 2, 3)]
+        return list(reversed(tracing + self.branches))
 
     def calls(self, keep_all=False):
         """Kernel stack outermost first, without the tracing path's (innermost) frames."""
-        skip = 0 if keep_all else self.trim_stack
-        return list(reversed(self.stack[skip:]))
+        if len(self.stack) == self.nr_stack:
+            return list(reversed(self.stack[0 if keep_all else self.trim_stack:]))
+        tracing = []
+        if keep_all:
+            tracing = [kallsyms().frame(a) for a in _u64s(self.tracing_stack)]
+        return list(reversed(tracing + self.stack))
 
     def header(self):
-        ret = " ret=%d" % self.ret if self.has_ret else ""
+        ret = " ret=%s" % self.ret_str if self.has_ret else ""
         return "%16s %6d [%03d] %d.%09d: %s:%s" % (self.comm, self.tid, self.cpu,
                                                   self.time // 1000000000,
                                                   self.time % 1000000000, self.event, ret)
@@ -117,10 +182,13 @@ def _make_handler(event, callback):
     # perf counts the parameters: the fields, then perf_sample_dict, nothing else
     def handler(event_name, context, common_cpu, common_secs, common_nsecs, common_pid,
                 common_comm, common_callchain, ret, seq, lbr_ret, stack_err, flags,
-                nr_branches, nr_stack, trim_branches, trim_stack, perf_sample_dict):
+                nr_branches, nr_stack, trim_branches, trim_stack, tracing_branches,
+                tracing_stack, ret_str, ret_kind, perf_sample_dict):
         callback(LbrSample(event, common_cpu, common_secs, common_nsecs, common_pid,
                            common_comm, (ret, seq, lbr_ret, stack_err, flags, nr_branches,
-                                         nr_stack, trim_branches, trim_stack),
+                                         nr_stack, trim_branches, trim_stack,
+                                         tracing_branches, tracing_stack, ret_str,
+                                         ret_kind),
                            perf_sample_dict))
     return handler
 

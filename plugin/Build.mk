@@ -10,22 +10,30 @@ KS_PLUGIN_DIR ?= $(shell pkg-config --variable=libdir libkshark 2>/dev/null)/ker
 # perf reads only $TRACEEVENT_PLUGIN_DIR and this per-user directory
 TEP_USER_PLUGIN_DIR ?= $(HOME)/.local/lib/traceevent/plugins
 
-PLUGIN_CFLAGS := -g -O2 -fPIC -Wall -Wextra -Wno-unused-parameter
+PLUGIN_CFLAGS := -g -O2 -fPIC -Wall -Wextra -Wno-unused-parameter -Ilib/lbrfile -Ibpf
 KS_PKGS := libkshark Qt5Widgets libtraceevent
 
+# Both plugins print return values with lbrsnap's own formatter: lib/lbrfile/ret-value.c, built
+# position-independent and hidden, so that the two plugins in one KernelShark process and
+# their hosts never see each other's copy.
+$(OUT)/plugin/ret-value.o: lib/lbrfile/ret-value.c lib/lbrfile/ret-value.h | deps-ok
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(PLUGIN_CFLAGS) -D_GNU_SOURCE -fvisibility=hidden -c -o $@ $<
+
 # No -ltraceevent: the symbols must bind to the host (perf links libtraceevent statically).
-$(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c | deps-ok
+$(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c $(OUT)/plugin/ret-value.o | deps-ok
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared $(shell pkg-config --cflags libtraceevent 2>/dev/null) \
-		-o $@ $<
+		-o $@ $^
 
-$(OUT)/plugin/kernelshark/plugin-lbr.so: plugin/kshark-lbr.cpp | deps-ok
+$(OUT)/plugin/kernelshark/plugin-lbr.so: plugin/kshark-lbr.cpp $(OUT)/plugin/ret-value.o | deps-ok
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) -std=c++17 $(PLUGIN_CFLAGS) -Wno-ignored-qualifiers -shared \
 		$(shell pkg-config --cflags $(KS_PKGS) 2>/dev/null) -I/usr/include/kernelshark \
-		-o $@ $< -lkshark -lkshark-plot -lkshark-gui \
+		-o $@ $^ -lkshark -lkshark-plot -lkshark-gui \
 		$(shell pkg-config --libs Qt5Widgets 2>/dev/null) -ltracecmd -ltraceevent
 
 ALL_TARGETS += $(OUT)/plugin/plugin_lbr.so $(OUT)/plugin/kernelshark/plugin-lbr.so

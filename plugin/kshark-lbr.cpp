@@ -6,7 +6,9 @@
  * mark, the more branch entries the snapshot holds (grey: none, e.g. a kernel stack only).
  * Double-clicking a mark selects the snapshot (marker A, so the list view shows it) and
  * opens a window with its symbolized branch list and stack, decoded from the trace file
- * with the stream's own kallsyms.
+ * with the stream's own kallsyms. Like lbrsnap report (and the event list, through
+ * plugin_lbr.so) it shows the return value as its type reads and leaves out the tracing
+ * path's entries, saying how many; those stay in the file (tracing_entries, tracing_ips).
  *
  * Load with `kernelshark -p plugin-lbr.so`, Tools > Add plugins, or a saved session.
  */
@@ -30,6 +32,10 @@
 #include "KsPlugins.hpp"
 #include "KsPluginsGUI.hpp"
 #include <traceevent/event-parse.h>
+
+extern "C" {
+#include "ret-value.h"
+}
 
 /*
  * From libtracecmd's public trace-cmd.h, which cannot be included in C++: the tracefs.h it
@@ -77,6 +83,26 @@ static std::string sym(tep_handle *tep, unsigned long long addr)
 	return buf;
 }
 
+static unsigned long long field_val(tep_event *ev, tep_record *rec, const char *name,
+				    unsigned long long def)
+{
+	unsigned long long v;
+
+	if (!tep_find_field(ev, name) || tep_get_field_val(nullptr, ev, name, rec, &v, 0))
+		return def;
+	return v;
+}
+
+static std::string trimmed_line(unsigned long long n, const char *what)
+{
+	char line[128];
+
+	if (!n)
+		return "";
+	snprintf(line, sizeof(line), "    [%llu tracing-path %s trimmed]\n", n, what);
+	return line;
+}
+
 /* The record of the snapshot, and of the stack event right behind it on the same CPU. */
 static std::string describe(int sd, const kshark_entry *e)
 {
@@ -86,11 +112,10 @@ static std::string describe(int sd, const kshark_entry *e)
 	tep_handle *tep;
 	tep_event *snap, *stack;
 	tep_record *rec, *next;
-	unsigned long long v;
 	const unsigned char *p;
+	char line[128], ret[LBR_RET_LEN] = "";
 	std::string out;
-	char line[128];
-	int len = 0, cpu;
+	int len = 0, cpu, kind;
 
 	if (!kshark_instance(&kctx) || !(stream = kshark_get_data_stream(kctx, sd)))
 		return "no data stream";
@@ -103,17 +128,26 @@ static std::string describe(int sd, const kshark_entry *e)
 		return "the snapshot record cannot be read";
 	p = (const unsigned char *)tep_get_field_raw(nullptr, snap, "hook", rec, &len, 0);
 	out = p && len > 0 ? std::string((const char *)p, strnlen((const char *)p, len)) : "?";
-	tep_get_field_val(nullptr, snap, "ret", rec, &v, 0);
-	snprintf(line, sizeof(line), "  ret=%lld  CPU %d  pid %d\n\nbranches (most recent first):\n",
-		 (long long)v, e->cpu, e->pid);
+	/* files from before typed return values hold a signed value in every snapshot */
+	kind = field_val(snap, rec, "ret_kind", LBRSNAP_RET_SIGNED);
+	if (kind) {
+		out += "  ret=";
+		lbr_ret__format((enum lbrsnap_ret_kind)kind, field_val(snap, rec, "ret", 0), ret,
+				sizeof(ret));
+	}
+	snprintf(line, sizeof(line), "%s  CPU %d  pid %d\n\nbranches (most recent first):\n", ret,
+		 e->cpu, e->pid);
 	out += line;
+	out += trimmed_line(field_val(snap, rec, "trimmed", 0), "entries");
+	/* entries left after trimming keep their index in the snapshot */
+	int first = field_val(snap, rec, "trimmed", 0);
 	p = (const unsigned char *)tep_get_field_raw(nullptr, snap, "entries", rec, &len, 0);
 	for (int i = 0; p && i < len / LBR_ENTRY_SIZE; i++, p += LBR_ENTRY_SIZE) {
-		snprintf(line, sizeof(line), "%2d  ", i);
+		snprintf(line, sizeof(line), "%2d  ", first + i);
 		out += line + sym(tep, tep_read_number(tep, p, 8)) + "  ->  " +
 		       sym(tep, tep_read_number(tep, p + 8, 8)) + "\n";
 	}
-	if (!len)
+	if (!field_val(snap, rec, "nr", 0))
 		out += "  (none: no LBR on this machine, or not captured)\n";
 	next = stack ? tracecmd_read_data(in, cpu) : nullptr;
 	/* branch events sit between the snapshot and its stack, all with the same time */
@@ -123,6 +157,7 @@ static std::string describe(int sd, const kshark_entry *e)
 	}
 	if (next && next->ts == rec->ts) {
 		out += "\nkernel stack (innermost first):\n";
+		out += trimmed_line(field_val(stack, next, "trimmed", 0), "frames");
 		p = (const unsigned char *)tep_get_field_raw(nullptr, stack, "ips", next, &len, 0);
 		for (int i = 0; p && i < len / 8; i++, p += 8)
 			out += "    " + sym(tep, tep_read_number(tep, p, 8)) + "\n";
@@ -231,10 +266,13 @@ static void draw_snapshots(kshark_cpp_argv *argv_c, int sd, int val, int draw_ac
 static void on_snapshot(kshark_data_stream *stream, void *rec, kshark_entry *entry)
 {
 	lbr_context *ctx = __get_context(stream->stream_id);
-	int64_t nr;
+	int64_t nr, trimmed;
 
+	/* the entries the branch list shows: the tracing path's are left out */
+	if (kshark_read_record_field_int(stream, rec, "trimmed", &trimmed))
+		trimmed = 0;
 	if (ctx && !kshark_read_record_field_int(stream, rec, "nr", &nr))
-		kshark_data_container_append(ctx->snapshots, entry, nr);
+		kshark_data_container_append(ctx->snapshots, entry, nr - trimmed);
 }
 
 extern "C" {

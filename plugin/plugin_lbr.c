@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * libtraceevent plugin for lbrsnap's "lbr" events: prints branch snapshots and stacks with
- * symbols (their u64[] arrays otherwise print as decimal numbers) and decodes branch flags.
+ * symbols (their u64[] arrays otherwise print as decimal numbers), return values as their
+ * type says (lbr_ret__format(), the formatter of every lbrsnap output, built in from
+ * lib/lbrfile/ret-value.c) and decodes branch flags. Like lbrsnap report it leaves out the tracing
+ * path's entries and says how many; the option lbr:keep-all (trace-cmd report -O
+ * lbr:keep-all) shows them too, marked '~'.
  *
  * Loaded by trace-cmd, KernelShark and perf. perf links libtraceevent statically and
- * exports only part of its API to plugins, so this file calls only tep_find_function,
- * tep_find_function_address, tep_get_field_raw, tep_get_field_val, tep_read_number,
- * tep_(un)register_event_handler and trace_seq_printf/puts. It is built without
+ * exports only part of its API to plugins, so this file calls only tep_find_field,
+ * tep_find_function, tep_find_function_address, tep_get_field_raw, tep_get_field_val,
+ * tep_read_number, tep_(un)register_event_handler, tep_plugin_add/remove_options and
+ * trace_seq_printf/puts. It is built without
  * -ltraceevent so that those symbols bind to the host that loads it. One line per event:
  * KernelShark squeezes an event's output into one cell.
  */
 #include <stdint.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+#include "ret-value.h"
 
 #define LBR_SYSTEM "lbr"
 #define ENTRY_SIZE 24		/* from, to, flags */
@@ -24,6 +30,17 @@
 #define BR_ABORT	(1ULL << 3)
 #define BR_CYCLES(f)	(((f) >> 4) & 0xffff)
 #define BR_TYPE(f)	(((f) >> 20) & 0xf)
+
+static struct tep_plugin_option plugin_options[] = {
+	{
+		.name = "keep-all",
+		.plugin_alias = LBR_SYSTEM,
+		.description = "show the tracing path's branch entries and stack frames (marked ~)",
+	},
+	{ .name = NULL },
+};
+
+static struct tep_plugin_option *keep_all = &plugin_options[0];
 
 static void print_sym(struct trace_seq *s, struct tep_handle *tep, unsigned long long addr)
 {
@@ -70,28 +87,60 @@ static unsigned long long get_val(struct trace_seq *s, struct tep_event *ev,
 	return v;
 }
 
+/* A u64[] field: its bytes and its element count, or NULL when absent or empty. */
+static const unsigned char *get_array(struct trace_seq *s, struct tep_event *ev,
+				      struct tep_record *r, const char *name, int el, int *n)
+{
+	const unsigned char *p = NULL;
+	int len = 0;
+
+	if (tep_find_field(ev, name))
+		p = tep_get_field_raw(s, ev, name, r, &len, 0);
+	*n = p ? len / el : 0;
+	return *n ? p : NULL;
+}
+
+/* Branch entries, most recent first, after ": " and then separated by " | ". */
+static void print_entries(struct trace_seq *s, struct tep_handle *tep, const unsigned char *e,
+			  int n, const char *mark, int *printed)
+{
+	int i;
+
+	for (i = 0; i < n; i++, e += ENTRY_SIZE) {
+		trace_seq_puts(s, (*printed)++ ? " | " : ": ");
+		trace_seq_puts(s, mark);
+		print_sym(s, tep, tep_read_number(tep, e, 8));
+		trace_seq_puts(s, " -> ");
+		print_sym(s, tep, tep_read_number(tep, e + 8, 8));
+		print_flags(s, tep_read_number(tep, e + 16, 8));
+	}
+}
+
 static int snapshot_handler(struct trace_seq *s, struct tep_record *r, struct tep_event *ev,
 			    void *ctx)
 {
 	struct tep_handle *tep = ev->tep;
-	unsigned long long from, to, flags;
-	const unsigned char *e;
-	int len = 0, i, n;
+	const unsigned char *e, *t;
+	char ret[LBR_RET_LEN];
+	int kind, n, nt, printed = 0;
 
-	trace_seq_printf(s, "%s ret=%lld nr=%llu", get_str(s, ev, r, "hook"),
-			 (long long)get_val(s, ev, r, "ret"), get_val(s, ev, r, "nr"));
-	e = tep_get_field_raw(s, ev, "entries", r, &len, 0);
-	n = e ? len / ENTRY_SIZE : 0;
-	for (i = 0; i < n; i++, e += ENTRY_SIZE) {
-		from = tep_read_number(tep, e, 8);
-		to = tep_read_number(tep, e + 8, 8);
-		flags = tep_read_number(tep, e + 16, 8);
-		trace_seq_puts(s, i ? " | " : ": ");
-		print_sym(s, tep, from);
-		trace_seq_puts(s, " -> ");
-		print_sym(s, tep, to);
-		print_flags(s, flags);
+	trace_seq_puts(s, get_str(s, ev, r, "hook"));
+	/* files from before typed return values: a signed value in every snapshot */
+	kind = tep_find_field(ev, "ret_kind") ? (int)get_val(s, ev, r, "ret_kind") :
+						LBRSNAP_RET_SIGNED;
+	if (kind) {
+		lbr_ret__format(kind, get_val(s, ev, r, "ret"), ret, sizeof(ret));
+		trace_seq_printf(s, " ret=%s", ret);
 	}
+	trace_seq_printf(s, " nr=%llu", get_val(s, ev, r, "nr"));
+	if (tep_find_field(ev, "trimmed"))
+		trace_seq_printf(s, " trimmed=%llu", get_val(s, ev, r, "trimmed"));
+	e = get_array(s, ev, r, "entries", ENTRY_SIZE, &n);
+	t = get_array(s, ev, r, "tracing_entries", ENTRY_SIZE, &nt);
+	/* the tracing path's entries are the newest: first, as in the snapshot */
+	if (keep_all->set)
+		print_entries(s, tep, t, nt, "~", &printed);
+	print_entries(s, tep, e, n, "", &printed);
 	return 0;
 }
 
@@ -108,21 +157,35 @@ static int branch_handler(struct trace_seq *s, struct tep_record *r, struct tep_
 	return 0;
 }
 
+/* Return addresses, innermost first, read as "called from". */
+static void print_frames(struct trace_seq *s, struct tep_handle *tep, const unsigned char *ip,
+			 int n, const char *mark, int *printed)
+{
+	int i;
+
+	for (i = 0; i < n; i++, ip += 8) {
+		trace_seq_puts(s, (*printed)++ ? " <- " : ": ");
+		trace_seq_puts(s, mark);
+		print_sym(s, tep, tep_read_number(tep, ip, 8));
+	}
+}
+
 static int stack_handler(struct trace_seq *s, struct tep_record *r, struct tep_event *ev,
 			 void *ctx)
 {
 	struct tep_handle *tep = ev->tep;
-	const unsigned char *ip;
-	int len = 0, i, n;
+	const unsigned char *ip, *t;
+	int n, nt, printed = 0;
 
 	trace_seq_printf(s, "%s nr=%llu", get_str(s, ev, r, "hook"), get_val(s, ev, r, "nr"));
-	ip = tep_get_field_raw(s, ev, "ips", r, &len, 0);
-	n = ip ? len / 8 : 0;
-	/* innermost first, read as "called from" */
-	for (i = 0; i < n; i++, ip += 8) {
-		trace_seq_puts(s, i ? " <- " : ": ");
-		print_sym(s, tep, tep_read_number(tep, ip, 8));
-	}
+	if (tep_find_field(ev, "trimmed"))
+		trace_seq_printf(s, " trimmed=%llu", get_val(s, ev, r, "trimmed"));
+	ip = get_array(s, ev, r, "ips", 8, &n);
+	t = get_array(s, ev, r, "tracing_ips", 8, &nt);
+	/* the tracing path's frames are the innermost: first */
+	if (keep_all->set)
+		print_frames(s, tep, t, nt, "~", &printed);
+	print_frames(s, tep, ip, n, "", &printed);
 	return 0;
 }
 
@@ -142,6 +205,8 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
 		tep_register_event_handler(tep, -1, LBR_SYSTEM, handlers[i].name, handlers[i].fn,
 					   NULL);
+	/* `trace-cmd report -O lbr:keep-all` sets the option before the plugin loads */
+	tep_plugin_add_options(LBR_SYSTEM, plugin_options);
 	return 0;
 }
 
@@ -152,4 +217,5 @@ void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
 		tep_unregister_event_handler(tep, -1, LBR_SYSTEM, handlers[i].name,
 					     handlers[i].fn, NULL);
+	tep_plugin_remove_options(plugin_options);
 }

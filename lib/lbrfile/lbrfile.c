@@ -155,6 +155,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 			/* version 1 stored the whole register, read as a long */
 			ap->ret_kind = LBRSNAP_RET_SIGNED;
 			ap->ret_size = 8;
+			ap->ret_type = "long";
 		}
 		return 0;
 	}

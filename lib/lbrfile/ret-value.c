@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdio.h>
 #include <string.h>
+#include "lbrfile.h"
 #include "ret-value.h"
 
 /* Kernel-internal codes (include/linux/errno.h) that can leak into return values. */
@@ -38,6 +39,15 @@ int lbr_ret__errno(enum lbrsnap_ret_kind kind, __s64 value)
 	default:
 		return 0;
 	}
+}
+
+enum lbrsnap_ret_kind lbr_ret__record_kind(const struct lbr_attach_point *ap, __u32 ev_flags)
+{
+	if (!(ev_flags & LBRSNAP_EV_HAS_RET))
+		return LBRSNAP_RET_NONE;
+	if (!ap || ap->ret_kind == LBRSNAP_RET_NONE || ap->ret_kind > LBRSNAP_RET_POINTER)
+		return LBRSNAP_RET_SIGNED;
+	return ap->ret_kind;
 }
 
 int lbr_ret__format(enum lbrsnap_ret_kind kind, __s64 value, char *buf, size_t len)

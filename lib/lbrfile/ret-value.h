@@ -16,13 +16,23 @@
 #include <linux/types.h>
 #include "capture.h"
 
+struct lbr_attach_point;
+
 /* Largest errno a kernel return value carries (MAX_ERRNO) */
 #define LBR_MAX_ERRNO 4095
+/* Room for any lbr_ret__format() text, "ERR_PTR(-ERESTART_RESTARTBLOCK)" the longest */
+#define LBR_RET_LEN 48
 
 /* The errno a value stands for: -4095..-1 for signed integers, IS_ERR() pointers; else 0. */
 int lbr_ret__errno(enum lbrsnap_ret_kind kind, __s64 value);
 /* Formats value as its type; returns what snprintf() returns. */
 int lbr_ret__format(enum lbrsnap_ret_kind kind, __s64 value, char *buf, size_t len);
+/*
+ * How a record's ret reads: its attach point's kind when the record holds a return value
+ * (LBRSNAP_EV_HAS_RET in ev_flags), else LBRSNAP_RET_NONE. Without a kind from the attach
+ * point (ap NULL or NONE) a return value reads as a signed long, as in version-1 files.
+ */
+enum lbrsnap_ret_kind lbr_ret__record_kind(const struct lbr_attach_point *ap, __u32 ev_flags);
 /* "signed", "unsigned", "bool", "pointer" or "none": the kind's name in JSON and formats. */
 const char *lbr_ret__kind_name(enum lbrsnap_ret_kind kind);
 /*

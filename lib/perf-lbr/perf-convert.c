@@ -105,10 +105,11 @@ static int write_lbr_features(struct perf_writer *w, struct perf_lbr *pl)
 	return err;
 }
 
-int perf_convert(const char *cap_path, const char *out_path, const char *kallsyms_path)
+int perf_convert(const char *cap_path, const char *out_path, const char *kallsyms_path,
+		 bool keep_all)
 {
 	struct perf_lbr_opts o = { .first_id = 1, .first_tp_id = 1, .sample_id_all = true,
-				     .dummy = true };
+				     .dummy = true, .keep_all = keep_all };
 	struct perf_writer *w = NULL;
 	struct lbrfile *cap = NULL;
 	struct perf_lbr *pl = NULL;

@@ -13,18 +13,23 @@
 #include <string.h>
 #include <unistd.h>
 #include "ksyms.h"
+#include "lbr-enable.h"
+#include "ret-value.h"
 #include "trim.h"
 #include "perf-lbr.h"
 
 #define ALIGN8(x)		(((x) + 7) & ~(size_t)7)
-#define REC_BUF_SIZE		4096
-#define RAW_SIZE		44	/* raw payload, so that u32 size + payload is 8-aligned */
+#define REC_BUF_SIZE		8192
+/* what perf record -b says when no -j is given; captures without META branch_filter */
+#define DEFAULT_BRANCH_FILTER	"any,k"
 
 struct lbr_event {
 	struct perf_event_attr attr;
 	__u64 id;
 	char *name;
-	bool has_ret;
+	enum lbrsnap_ret_kind ret_kind;
+	/* pointers: the errnos of the ERR_PTR values the records hold, one bit each */
+	__u64 errnos[(LBR_MAX_ERRNO + 1 + 63) / 64];
 	const char *target;
 	__u64 ip;		/* the attach target's address, for records without a stack */
 };
@@ -45,6 +50,8 @@ struct perf_lbr {
 	size_t nr_evs;		/* attach points, then the side-band dummy if asked for */
 	size_t nr_aps;
 	bool has_branches;
+	bool keep_all;		/* samples keep the tracing path's entries */
+	__u64 branch_sample_type;	/* the capture's -j, as perf_event_attr bits */
 	__u64 first_time, last_time;
 	__u64 nr_bad_ap;	/* records naming no attach point of the file: skipped */
 	struct comm_slot *comms;
@@ -56,7 +63,10 @@ struct perf_lbr {
 	__u64 buf[REC_BUF_SIZE / 8];
 };
 
-/* The RAW payload described by the "lbr" tracepoint formats (perf-tracing-data.c). */
+/*
+ * The fixed part of the RAW payload described by the "lbr" tracepoint formats
+ * (perf-tracing-data.c); the __data_loc arrays and the string follow it.
+ */
 struct lbr_raw {
 	__u16 common_type;
 	__u8 common_flags;
@@ -71,9 +81,14 @@ struct lbr_raw {
 	__u16 nr_stack;
 	__u16 trim_branches;	/* newest entries that belong to the tracing path (trim.h) */
 	__u16 trim_stack;
+	__u32 tracing_branches;	/* __data_loc u64[]: those trim_branches entries */
+	__u32 tracing_stack;	/* __data_loc u64[]: those trim_stack frames */
+	__u32 ret_str;		/* __data_loc char[]: lbr_ret__format() of ret, "" without one */
+	__u8 ret_kind;		/* enum lbrsnap_ret_kind */
+	__u8 pad[3];
 } __attribute__((packed));
 
-_Static_assert(sizeof(struct lbr_raw) == RAW_SIZE, "lbr raw layout");
+_Static_assert(sizeof(struct lbr_raw) == PERF_LBR_RAW_FIXED, "lbr raw layout");
 
 size_t perf_lbr__nr_events(const struct perf_lbr *pl)
 {
@@ -100,9 +115,14 @@ bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i)
 	return i < pl->nr_aps;
 }
 
-bool perf_lbr__has_ret(const struct perf_lbr *pl, size_t i)
+enum lbrsnap_ret_kind perf_lbr__ret_kind(const struct perf_lbr *pl, size_t i)
 {
-	return pl->evs[i].has_ret;
+	return pl->evs[i].ret_kind;
+}
+
+bool perf_lbr__has_errno(const struct perf_lbr *pl, size_t i, int err)
+{
+	return err > 0 && err <= LBR_MAX_ERRNO && pl->evs[i].errnos[err / 64] & 1ULL << err % 64;
 }
 
 bool perf_lbr__has_branches(const struct perf_lbr *pl)
@@ -131,11 +151,16 @@ static int scan_record(const struct lbr_record *rec, void *ctx)
 	e = &pl->evs[rec->ev->ap];
 	if (rec->ev->nr_branches) {
 		e->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
-		e->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL;
+		e->attr.branch_sample_type = pl->branch_sample_type;
 		pl->has_branches = true;
 	}
 	if (rec->ev->nr_stack)
 		e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (e->ret_kind == LBRSNAP_RET_POINTER && (rec->ev->flags & LBRSNAP_EV_HAS_RET)) {
+		int err = lbr_ret__errno(LBRSNAP_RET_POINTER, rec->ev->ret);
+
+		e->errnos[err / 64] |= (__u64)(err != 0) << err % 64;
+	}
 	if (!pl->first_time || rec->ev->time_ns < pl->first_time)
 		pl->first_time = rec->ev->time_ns;
 	if (rec->ev->time_ns > pl->last_time)
@@ -169,7 +194,9 @@ static int init_event(struct perf_lbr *pl, size_t i, const struct perf_lbr_opts 
 		return -ENOMEM;
 	}
 	e->target = ap->target;
-	e->has_ret = ap->flags & LBRFILE_AP_HAS_RET;
+	/* the event's format declares ret as the attach point's type */
+	e->ret_kind = lbr_ret__record_kind(ap, ap->flags & LBRFILE_AP_HAS_RET ?
+					   LBRSNAP_EV_HAS_RET : 0);
 	sym = ap->target ? ksyms__by_name(pl->ks, ap->target) : NULL;
 	e->ip = sym ? sym->addr : 0;
 	return 0;
@@ -196,7 +223,9 @@ static int init_dummy(struct perf_lbr *pl, const struct perf_lbr_opts *o)
 int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_lbr_opts *o,
 		  struct perf_lbr **out)
 {
+	const char *filter = lbrfile__meta(cap, "branch_filter") ?: DEFAULT_BRANCH_FILTER;
 	struct perf_lbr *pl;
+	char why[256];
 	size_t i;
 	int err;
 
@@ -204,6 +233,13 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 	if (!pl)
 		return -ENOMEM;
 	pl->cap = cap;
+	pl->keep_all = o->keep_all;
+	err = branch_filter__parse(filter, &pl->branch_sample_type, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "%s: META branch_filter: %s\n", cap_path,
+			err == -EINVAL ? why : strerror(-err));
+		goto cleanup;
+	}
 	pl->kallsyms = lbrfile__kallsyms(cap, &pl->kallsyms_len);
 	if (!pl->kallsyms || !pl->kallsyms_len) {
 		fprintf(stderr, "%s: the capture holds no kallsyms: symbols cannot be resolved\n",
@@ -424,47 +460,83 @@ static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
 	return emit(pl, PERF_RECORD_COMM, 0, n, ev->time_ns);
 }
 
+/* Appends len bytes to the RAW tail at *off and returns their __data_loc word. */
+static __u32 raw_tail(char *raw, unsigned int *off, const void *data, unsigned int len)
+{
+	__u32 loc = len << 16 | *off;
+
+	memcpy(raw + *off, data, len);
+	*off += len;
+	return loc;
+}
+
+/*
+ * The sample shows what lbrsnap report shows: the callchain and branch stack without the
+ * tracing path's entries (unless keep_all), which go to the RAW tail instead, so that the
+ * file still holds every captured address.
+ */
 static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_event *e = &pl->evs[ev->ap];
+	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(lbrfile__attach(pl->cap, ev->ap),
+							 ev->flags);
 	__u64 st = e->attr.sample_type, *p = pl->buf + 1;
-	struct lbr_raw raw;
-	unsigned int i;
+	unsigned int trim_br, trim_st, skip_br, skip_st, off, i;
+	char ret[LBR_RET_LEN] = "";
+	struct lbr_raw *raw;
+	__u32 *raw_size;
 
+	trim_br = trim__branches(pl->ks, rec->branches, ev->nr_branches, e->target);
+	trim_st = trim__stack(pl->ks, rec->stack, ev->nr_stack, e->target);
+	skip_br = pl->keep_all ? 0 : trim_br;
+	skip_st = pl->keep_all ? 0 : trim_st;
 	*p++ = e->id;						/* IDENTIFIER */
-	*p++ = ev->nr_stack ? rec->stack[0] :			/* IP */
-	       e->ip ? e->ip : ev->nr_branches ? rec->branches[0].from : 0;
+	*p++ = ev->nr_stack > skip_st ? rec->stack[skip_st] :	/* IP */
+	       e->ip ? e->ip : ev->nr_branches > skip_br ? rec->branches[skip_br].from : 0;
 	*p++ = (__u64)ev->tid << 32 | ev->pid;			/* TID */
 	*p++ = ev->time_ns;					/* TIME */
 	*p++ = ev->cpu;						/* CPU */
 	*p++ = 1;						/* PERIOD */
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		*p++ = ev->nr_stack ? ev->nr_stack + 1 : 0;
-		if (ev->nr_stack)
+		*p++ = ev->nr_stack > skip_st ? ev->nr_stack - skip_st + 1 : 0;
+		if (ev->nr_stack > skip_st)
 			*p++ = PERF_CONTEXT_KERNEL;
-		for (i = 0; i < ev->nr_stack; i++)
+		for (i = skip_st; i < ev->nr_stack; i++)
 			*p++ = rec->stack[i];
 	}
-	memset(&raw, 0, sizeof(raw));
-	raw.common_type = e->attr.config;
-	raw.common_pid = ev->tid;
-	raw.ret = ev->flags & LBRSNAP_EV_HAS_RET ? ev->ret : 0;
-	raw.seq = ev->seq;
-	raw.lbr_ret = ev->lbr_ret;
-	raw.stack_err = ev->stack_err;
-	raw.flags = ev->flags;
-	raw.nr_branches = ev->nr_branches;
-	raw.nr_stack = ev->nr_stack;
-	raw.trim_branches = trim__branches(pl->ks, rec->branches, ev->nr_branches, e->target);
-	raw.trim_stack = trim__stack(pl->ks, rec->stack, ev->nr_stack, e->target);
-	*(__u32 *)p = RAW_SIZE;
-	memcpy((char *)p + 4, &raw, RAW_SIZE);
-	p += (4 + RAW_SIZE) / 8;
+	raw_size = (__u32 *)p;
+	raw = (struct lbr_raw *)(raw_size + 1);
+	memset(raw, 0, sizeof(*raw));
+	raw->common_type = e->attr.config;
+	raw->common_pid = ev->tid;
+	raw->ret = kind ? ev->ret : 0;
+	raw->seq = ev->seq;
+	raw->lbr_ret = ev->lbr_ret;
+	raw->stack_err = ev->stack_err;
+	raw->flags = ev->flags;
+	raw->nr_branches = ev->nr_branches;
+	raw->nr_stack = ev->nr_stack;
+	raw->trim_branches = trim_br;
+	raw->trim_stack = trim_st;
+	raw->ret_kind = kind;
+	if (kind)
+		lbr_ret__format(kind, ev->ret, ret, sizeof(ret));
+	off = sizeof(*raw);
+	raw->tracing_branches = raw_tail((char *)raw, &off, rec->branches,
+					 skip_br * sizeof(*rec->branches));
+	raw->tracing_stack = raw_tail((char *)raw, &off, rec->stack, skip_st * 8);
+	raw->ret_str = raw_tail((char *)raw, &off, ret, strlen(ret) + 1);
+	/* u32 size + payload end 8-aligned */
+	while ((4 + off) % 8)
+		((char *)raw)[off++] = 0;
+	*raw_size = off;
+	p = (__u64 *)((char *)raw + off);
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		*p++ = ev->nr_branches;
-		memcpy(p, rec->branches, ev->nr_branches * sizeof(*rec->branches));
-		p += ev->nr_branches * 3;
+		*p++ = ev->nr_branches - skip_br;
+		memcpy(p, rec->branches + skip_br, (ev->nr_branches - skip_br) *
+		       sizeof(*rec->branches));
+		p += (ev->nr_branches - skip_br) * 3;
 	}
 	return emit(pl, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, (char *)p - (char *)pl->buf,
 		    ev->time_ns);

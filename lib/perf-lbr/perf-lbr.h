@@ -4,7 +4,12 @@
  * whose samples carry the branch snapshot as BRANCH_STACK, the kernel stack as a CALLCHAIN
  * (PERF_CONTEXT_KERNEL first) and the return value and record fields as tracepoint RAW data
  * described by a format in HEADER_TRACING_DATA (system "lbr"), which is what makes
- * `perf script` print "ret=-2" and hand the fields to scripts.
+ * `perf script` print "ret=-2" and hand the fields to scripts. Each event's format declares
+ * ret as its attach point's return type says, and prints it as lbr_ret__format() does.
+ *
+ * Like lbrsnap report, the samples leave out the tracing path's own entries (trim.h) at the
+ * newest end of the branch stack and the innermost end of the callchain; the RAW data keeps
+ * them (tracing_branches, tracing_stack) with their counts (trim_branches, trim_stack).
  *
  * Shared by `lbrsnap perf` (a new perf.data) and `lbrsnap inject` (merged into a recorded one).
  */
@@ -17,6 +22,8 @@
 #include "perf-data.h"
 
 #define PERF_LBR_SYSTEM		"lbr"
+/* Bytes of the RAW payload before its __data_loc tails (perf-lbr.c, perf-tracing-data.c) */
+#define PERF_LBR_RAW_FIXED	60
 
 /* Every attr carries these; CALLCHAIN/BRANCH_STACK are added when the records have them. */
 #define PERF_LBR_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -29,6 +36,7 @@ struct perf_lbr_opts {
 	bool sample_id_all;
 	__u64 read_format;
 	bool dummy;		/* add a side-band software event (standalone files) */
+	bool keep_all;		/* samples keep the tracing path's entries (report --keep-all) */
 };
 
 struct perf_lbr;
@@ -42,7 +50,10 @@ const struct perf_event_attr *perf_lbr__attr(const struct perf_lbr *pl, size_t i
 __u64 perf_lbr__id(const struct perf_lbr *pl, size_t i);
 const char *perf_lbr__name(const struct perf_lbr *pl, size_t i);
 bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i);
-bool perf_lbr__has_ret(const struct perf_lbr *pl, size_t i);
+/* How the event's ret field is typed and printed; LBRSNAP_RET_NONE: the event has none. */
+enum lbrsnap_ret_kind perf_lbr__ret_kind(const struct perf_lbr *pl, size_t i);
+/* True if a record of a pointer-returning event holds ERR_PTR(-err). */
+bool perf_lbr__has_errno(const struct perf_lbr *pl, size_t i, int err);
 /* True if any event samples branch stacks (then HEADER_BRANCH_STACK belongs in the file). */
 bool perf_lbr__has_branches(const struct perf_lbr *pl);
 __u64 perf_lbr__first_time(const struct perf_lbr *pl);

@@ -423,9 +423,9 @@ static int lbr_opts(struct merge *m, struct perf_lbr_opts *o)
 }
 
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
-	       const char *kallsyms_path)
+	       const char *kallsyms_path, bool keep_all)
 {
-	struct perf_lbr_opts o = { 0 };
+	struct perf_lbr_opts o = { .keep_all = keep_all };
 	struct lbrfile *cap = NULL;
 	struct merge m = { .rec_path = rec_path };
 	int err;

@@ -7,13 +7,15 @@
  * "lbr" system appended to its systems; the format IDs go above every ID it uses.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "perf-lbr.h"
+#include "ret-value.h"
 #include "tracedat-live.h"
 
-/* Offsets match struct lbr_raw in perf-lbr.c. */
+/* Offsets match struct lbr_raw in perf-lbr.c; the ret field's type goes in at %s. */
 static const char format_fields[] =
 	"format:\n"
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -21,7 +23,7 @@ static const char format_fields[] =
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
 	"\n"
-	"\tfield:long long ret;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:%s ret;\toffset:8;\tsize:8;\tsigned:%d;\n"
 	"\tfield:unsigned long long seq;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:int lbr_ret;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int stack_err;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -30,7 +32,15 @@ static const char format_fields[] =
 	"\tfield:unsigned short nr_stack;\toffset:38;\tsize:2;\tsigned:0;\n"
 	"\tfield:unsigned short trim_branches;\toffset:40;\tsize:2;\tsigned:0;\n"
 	"\tfield:unsigned short trim_stack;\toffset:42;\tsize:2;\tsigned:0;\n"
+	"\tfield:__data_loc u64[] tracing_branches;\toffset:44;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc u64[] tracing_stack;\toffset:48;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] ret_str;\toffset:52;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned char ret_kind;\toffset:56;\tsize:1;\tsigned:0;\n"
 	"\n";
+
+/* buf_printf() formats: %% for each % of the print fmt */
+#define PRINT_COUNTS	"branches=%%u stack=%%u trim_branches=%%u trim_stack=%%u\", "
+#define COUNT_ARGS	"REC->nr_branches, REC->nr_stack, REC->trim_branches, REC->trim_stack"
 
 struct buf {
 	char *p;
@@ -69,6 +79,90 @@ static void buf_u64(struct buf *b, __u64 v)
 	buf_put(b, &v, 8);
 }
 
+static void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->err = -ENOMEM;
+		return;
+	}
+	buf_put(b, text, n);
+	free(text);
+}
+
+/*
+ * "__print_symbolic(REC->ret, {0x0, \"NULL\"}, {0xfffffffffffffffe, \"ERR_PTR(-ENOENT)\"})"
+ * with NULL and each ERR_PTR() value the event's records hold: libtraceevent compares the
+ * field with each number and prints the value as 0x%llx when none matches, which is
+ * lbr_ret__format()'s text for any other pointer. The numbers are hex: libtraceevent never
+ * matches a value written as "-2". Listing all 4095 IS_ERR() values instead would add
+ * 160 KB per event.
+ */
+static void put_pointer_symbols(const struct perf_lbr *pl, size_t i, struct buf *b)
+{
+	char text[LBR_RET_LEN];
+	int err;
+
+	buf_printf(b, "__print_symbolic(REC->ret, {0x0, \"NULL\"}");
+	for (err = 1; err <= LBR_MAX_ERRNO; err++) {
+		if (!perf_lbr__has_errno(pl, i, err))
+			continue;
+		lbr_ret__format(LBRSNAP_RET_POINTER, -err, text, sizeof(text));
+		buf_printf(b, ", {0x%llx, \"%s\"}", (unsigned long long)-err, text);
+	}
+	buf_printf(b, ")");
+}
+
+/*
+ * One attach point's format: ret declared and printed as its return type says, so that
+ * perf script shows what lbrsnap report shows (ret-value.h).
+ */
+static void put_format(const struct perf_lbr *pl, size_t i, const char *name, struct buf *b)
+{
+	enum lbrsnap_ret_kind kind = perf_lbr__ret_kind(pl, i);
+	bool is_signed = kind == LBRSNAP_RET_SIGNED;
+	struct buf f = { 0 };
+
+	buf_printf(&f, "name: %s\nID: %llu\n", name,
+		   (unsigned long long)perf_lbr__attr(pl, i)->config);
+	buf_printf(&f, format_fields, is_signed ? "long long" : "unsigned long long", is_signed);
+	switch (kind) {
+	case LBRSNAP_RET_NONE:
+		buf_printf(&f, "print fmt: \"" PRINT_COUNTS COUNT_ARGS "\n");
+		break;
+	case LBRSNAP_RET_SIGNED:
+		buf_printf(&f, "print fmt: \"ret=%%lld " PRINT_COUNTS "REC->ret, " COUNT_ARGS "\n");
+		break;
+	case LBRSNAP_RET_UNSIGNED:
+		buf_printf(&f, "print fmt: \"ret=%%llu " PRINT_COUNTS "REC->ret, " COUNT_ARGS "\n");
+		break;
+	case LBRSNAP_RET_BOOL:
+		buf_printf(&f, "print fmt: \"ret=%%s " PRINT_COUNTS
+			   "REC->ret ? \"true\" : \"false\", " COUNT_ARGS "\n");
+		break;
+	case LBRSNAP_RET_POINTER:
+		buf_printf(&f, "print fmt: \"ret=%%s " PRINT_COUNTS);
+		put_pointer_symbols(pl, i, &f);
+		buf_printf(&f, ", " COUNT_ARGS "\n");
+		break;
+	}
+	if (f.err) {
+		b->err = f.err;
+	} else {
+		buf_u64(b, f.len);
+		buf_put(b, f.p, f.len);
+	}
+	free(f.p);
+}
+
 /* A format name must be a C identifier: "fexit:do_sys_openat2" -> "fexit__do_sys_openat2". */
 static void format_name(const char *spec, char *out, size_t size)
 {
@@ -88,33 +182,18 @@ static void format_name(const char *spec, char *out, size_t size)
 
 static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
 {
-	char name[256], *text;
+	char name[256];
 	size_t i;
-	int n;
 
 	buf_put(b, PERF_LBR_SYSTEM, sizeof(PERF_LBR_SYSTEM));
 	for (i = 0; perf_lbr__is_tracepoint(pl, i); i++)
 		;
 	buf_u32(b, i);
 	for (i = 0; perf_lbr__is_tracepoint(pl, i); i++) {
-		const struct perf_event_attr *a = perf_lbr__attr(pl, i);
 		const char *spec = strchr(perf_lbr__name(pl, i), ':') + 1;
-		/* ret only means something where the capture stores one */
-		bool ret = perf_lbr__has_ret(pl, i);
 
 		format_name(spec, name, sizeof(name));
-		n = asprintf(&text, "name: %s\nID: %llu\n%sprint fmt: \"%s\", %s\n", name,
-			     (unsigned long long)a->config, format_fields,
-			     ret ? "ret=%lld branches=%u stack=%u" : "branches=%u stack=%u",
-			     ret ? "REC->ret, REC->nr_branches, REC->nr_stack" :
-				   "REC->nr_branches, REC->nr_stack");
-		if (n < 0) {
-			b->err = -ENOMEM;
-			return;
-		}
-		buf_u64(b, n);
-		buf_put(b, text, n);
-		free(text);
+		put_format(pl, i, name, b);
 	}
 }
 

@@ -166,10 +166,12 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 	else
 		fprintf(out, "ap#%u", ev->ap);
 	if (ev->flags & LBRSNAP_EV_HAS_RET) {
-		const char *name = ev->ret < 0 && ev->ret >= -4095 ? lbr_errno__name(-ev->ret) :
-				   NULL;
+		enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
+		const char *name = lbr_errno__name(lbr_ret__errno(kind, ev->ret));
+		char val[LBR_RET_LEN];
 
-		fprintf(out, " ret=%lld", (long long)ev->ret);
+		lbr_ret__format(kind, ev->ret, val, sizeof(val));
+		fprintf(out, " ret=%s", val);
 		if (name)
 			fprintf(out, " (%s)", name);
 	}
@@ -313,27 +315,63 @@ static void json_stack(struct report *r, const struct lbr_record *rec, unsigned 
 	fputc(']', out);
 }
 
+/*
+ * "ret" as its type says: integers as JSON numbers while a double holds them exactly (jq
+ * reads numbers as doubles), else as a string of their digits; bools as true/false;
+ * pointers as the formatted string ("0xffff888103a4c000", "NULL", "ERR_PTR(-ENOENT)").
+ */
+static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
+{
+	const __u64 exact = 1ULL << 53;
+	char val[LBR_RET_LEN];
+	bool number;
+
+	lbr_ret__format(kind, value, val, sizeof(val));
+	switch (kind) {
+	case LBRSNAP_RET_NONE:
+		fputs("null", out);
+		return;
+	case LBRSNAP_RET_BOOL:
+		fputs(val, out);
+		return;
+	case LBRSNAP_RET_POINTER:
+		number = false;
+		break;
+	case LBRSNAP_RET_UNSIGNED:
+		number = (__u64)value < exact;
+		break;
+	default:
+		number = value > -(__s64)exact && value < (__s64)exact;
+		break;
+	}
+	if (number)
+		fputs(val, out);
+	else
+		json_cstr(out, val);
+}
+
 static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
 			unsigned int stack_trimmed)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
-	bool has_ret = ev->flags & LBRSNAP_EV_HAS_RET;
+	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
 	FILE *out = r->out;
 
-	fprintf(out, "{\"time_ns\":%llu,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
+	/* a string: nanoseconds since boot pass 2^53 after 104 days, and jq rounds them */
+	fprintf(out, "{\"time_ns\":\"%llu\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
 		(unsigned long long)ev->time_ns, ev->cpu, ev->pid, ev->tid);
 	report__json_str(out, ev->comm, comm_len(ev));
 	fprintf(out, ",\"ap\":%u,\"spec\":", ev->ap);
 	json_cstr(out, ap ? ap->spec : NULL);
 	fputs(",\"target\":", out);
 	json_cstr(out, ap ? ap->target : NULL);
-	if (has_ret)
-		fprintf(out, ",\"ret\":%lld,\"errno\":", (long long)ev->ret);
-	else
-		fputs(",\"ret\":null,\"errno\":", out);
-	json_cstr(out, has_ret && ev->ret < 0 && ev->ret >= -4095 ?
-		  lbr_errno__name(-ev->ret) : NULL);
+	fputs(",\"ret\":", out);
+	json_ret(out, kind, ev->ret);
+	fputs(",\"ret_type\":", out);
+	json_cstr(out, kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
+	fputs(",\"errno\":", out);
+	json_cstr(out, lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
 	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,

@@ -3,12 +3,19 @@
  * lbr event formats. Arrays are "__data_loc u64[]" because libtraceevent sizes array
  * elements by type name and knows u64 but not "unsigned long long". A __data_loc word is
  * (length << 16) | offset from the start of the record.
+ *
+ * The events show what lbrsnap report shows: the return value as its type reads (ret_str,
+ * from lbr_ret__format(); ret and ret_kind hold the value and its kind) and the branches
+ * and frames without the tracing path's (trim.h), whose count is "trimmed" and whose
+ * addresses stay in tracing_entries / tracing_ips.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+#include "ret-value.h"
+#include "trim.h"
 #include "tracedat-formats.h"
 
 #define COMMON_FIELDS \
@@ -31,12 +38,17 @@ struct lbr_common {
 struct lbr_snapshot_ev {
 	struct lbr_common c;
 	__u32 ap;
-	__u32 nr;
+	__u32 nr;		/* entries captured */
 	__s64 ret;
 	__u32 flags;
 	__s32 lbr_ret;
 	__u32 hook;		/* __data_loc char[] */
-	__u32 entries;		/* __data_loc u64[]: from, to, flags per entry */
+	__u32 entries;		/* __data_loc u64[]: from, to, flags per entry, tracing path left out */
+	__u32 ret_str;		/* __data_loc char[]: lbr_ret__format(), "" without a value */
+	__u32 tracing_entries;	/* __data_loc u64[]: the tracing path's (newest) entries */
+	__u16 trimmed;		/* their number */
+	__u8 ret_kind;		/* enum lbrsnap_ret_kind */
+	__u8 pad;
 };
 
 struct lbr_branch_ev {
@@ -52,11 +64,13 @@ struct lbr_branch_ev {
 struct lbr_stack_ev {
 	struct lbr_common c;
 	__u32 ap;
-	__u32 nr;
+	__u32 nr;		/* frames captured */
 	__s32 stack_err;
 	__u32 hook;		/* __data_loc char[] */
-	__u32 ips;		/* __data_loc u64[] */
-	__u32 pad;
+	__u32 ips;		/* __data_loc u64[]: tracing path left out */
+	__u32 tracing_ips;	/* __data_loc u64[]: the tracing path's (innermost) frames */
+	__u16 trimmed;		/* their number */
+	__u16 pad;
 };
 
 static const char *const formats[TRACEDAT_NR_FORMATS] = {
@@ -67,8 +81,13 @@ static const char *const formats[TRACEDAT_NR_FORMATS] = {
 	"\tfield:unsigned int flags;\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\tfield:int lbr_ret;\toffset:28;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] hook;\toffset:32;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc u64[] entries;\toffset:36;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"%s ret=%lld nr=%u entries=%s\", __get_str(hook), REC->ret, REC->nr, "
+	"\tfield:__data_loc u64[] entries;\toffset:36;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] ret_str;\toffset:40;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc u64[] tracing_entries;\toffset:44;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned short trimmed;\toffset:48;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char ret_kind;\toffset:50;\tsize:1;\tsigned:0;\n\n"
+	"print fmt: \"%s%s%s nr=%u trimmed=%u entries=%s\", __get_str(hook), "
+	"REC->ret_kind ? \" ret=\" : \"\", __get_str(ret_str), REC->nr, REC->trimmed, "
 	PRINT_U64_ARRAY("entries") "\n",
 
 	"name: branch\nID: 30001\nformat:\n" COMMON_FIELDS
@@ -86,8 +105,11 @@ static const char *const formats[TRACEDAT_NR_FORMATS] = {
 	"\tfield:unsigned int nr;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\tfield:int stack_err;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] hook;\toffset:20;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc u64[] ips;\toffset:24;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"%s nr=%u ips=%s\", __get_str(hook), REC->nr, " PRINT_U64_ARRAY("ips") "\n",
+	"\tfield:__data_loc u64[] ips;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc u64[] tracing_ips;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned short trimmed;\toffset:32;\tsize:2;\tsigned:0;\n\n"
+	"print fmt: \"%s nr=%u trimmed=%u ips=%s\", __get_str(hook), REC->nr, REC->trimmed, "
+	PRINT_U64_ARRAY("ips") "\n",
 };
 
 const char *tracedat_format(int i)
@@ -115,12 +137,14 @@ static int check_fields(struct tep_event *ev, const struct field_check *fc)
 
 int tracedat_formats__check(void)
 {
-	static const struct field_check checks[TRACEDAT_NR_FORMATS][8] = {
+	static const struct field_check checks[TRACEDAT_NR_FORMATS][10] = {
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "ret", 16, 8 }, { "hook", 32, 4 },
-		  { "entries", 36, 4 } },
+		  { "entries", 36, 4 }, { "ret_str", 40, 4 }, { "tracing_entries", 44, 4 },
+		  { "trimmed", 48, 2 }, { "ret_kind", 50, 1 } },
 		{ { "from", 8, 8 }, { "to", 16, 8 }, { "flags", 24, 8 }, { "idx", 32, 2 },
 		  { "nr", 34, 2 }, { "ap", 36, 4 } },
-		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "hook", 20, 4 }, { "ips", 24, 4 } },
+		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "hook", 20, 4 }, { "ips", 24, 4 },
+		  { "tracing_ips", 28, 4 }, { "trimmed", 32, 2 } },
 	};
 	struct tep_handle *tep = tep_alloc();
 	struct tep_event *ev;
@@ -152,31 +176,27 @@ static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_eve
 	c->pid = ev->tid;
 }
 
-/* Scratch space for the largest event: 32 branches, the stack and the hook string. */
-#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + 128)
+/* Scratch space for the largest event: 32 branches, the stack, the strings. */
+#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
+			 128 + LBR_RET_LEN)
 
-/*
- * Puts the u64 array and then the hook string behind the fixed part (off bytes) and sets
- * their __data_loc words; returns the payload length.
- */
-static unsigned int put_tail(unsigned char *buf, unsigned int off, const void *array,
-			     unsigned int alen, const char *hook, size_t hlen, __u32 *array_loc,
-			     __u32 *hook_loc)
+/* Puts len bytes behind the event at *off and returns their __data_loc word. */
+static __u32 put_tail(unsigned char *buf, unsigned int *off, const void *data, unsigned int len)
 {
-	*array_loc = alen << 16 | off;
-	memcpy(buf + off, array, alen);
-	off += alen;
-	*hook_loc = hlen << 16 | off;
-	memcpy(buf + off, hook, hlen);
-	return off + hlen;
+	__u32 loc = len << 16 | *off;
+
+	memcpy(buf + *off, data, len);
+	*off += len;
+	return loc;
 }
 
-static int emit_snapshot(const struct lbr_record *rec, const char *hook, size_t hlen,
+static int emit_snapshot(const struct lbr_record *rec, const struct tracedat_lbr_view *v,
 			 tracedat_emit_fn fn, void *ctx, unsigned char *buf)
 {
 	const struct lbrsnap_event *e = rec->ev;
 	struct lbr_snapshot_ev *s = (void *)buf;
-	unsigned int len;
+	unsigned int off = sizeof(*s);
+	char ret[LBR_RET_LEN] = "";
 
 	common_init(&s->c, TRACEDAT_ID_SNAPSHOT, e);
 	s->ap = e->ap;
@@ -184,36 +204,46 @@ static int emit_snapshot(const struct lbr_record *rec, const char *hook, size_t 
 	s->ret = e->ret;
 	s->flags = e->flags;
 	s->lbr_ret = e->lbr_ret;
-	len = put_tail(buf, sizeof(*s), rec->branches, e->nr_branches * LBRSNAP_BRANCH_SIZE,
-		       hook, hlen, &s->entries, &s->hook);
-	return fn(ctx, e->time_ns, buf, len);
+	s->trimmed = v->trim_branches;
+	s->ret_kind = v->ret_kind;
+	if (v->ret_kind)
+		lbr_ret__format(v->ret_kind, e->ret, ret, sizeof(ret));
+	s->entries = put_tail(buf, &off, rec->branches + v->trim_branches,
+			      (e->nr_branches - v->trim_branches) * LBRSNAP_BRANCH_SIZE);
+	s->tracing_entries = put_tail(buf, &off, rec->branches,
+				      v->trim_branches * LBRSNAP_BRANCH_SIZE);
+	s->hook = put_tail(buf, &off, v->hook, strlen(v->hook) + 1);
+	s->ret_str = put_tail(buf, &off, ret, strlen(ret) + 1);
+	return fn(ctx, e->time_ns, buf, off);
 }
 
-static int emit_stack(const struct lbr_record *rec, const char *hook, size_t hlen,
+static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_view *v,
 		      tracedat_emit_fn fn, void *ctx, unsigned char *buf)
 {
 	const struct lbrsnap_event *e = rec->ev;
 	struct lbr_stack_ev *s = (void *)buf;
-	unsigned int len;
+	unsigned int off = sizeof(*s);
 
 	common_init(&s->c, TRACEDAT_ID_STACK, e);
 	s->ap = e->ap;
 	s->nr = e->nr_stack;
 	s->stack_err = e->stack_err;
-	s->pad = 0;
-	len = put_tail(buf, sizeof(*s), rec->stack, e->nr_stack * 8, hook, hlen, &s->ips,
-		       &s->hook);
-	return fn(ctx, e->time_ns, buf, len);
+	s->trimmed = v->trim_stack;
+	s->ips = put_tail(buf, &off, rec->stack + v->trim_stack, (e->nr_stack - v->trim_stack) * 8);
+	s->tracing_ips = put_tail(buf, &off, rec->stack, v->trim_stack * 8);
+	s->hook = put_tail(buf, &off, v->hook, strlen(v->hook) + 1);
+	return fn(ctx, e->time_ns, buf, off);
 }
 
-int tracedat_lbr__encode(const struct lbr_record *rec, const char *hook, tracedat_emit_fn fn,
-			 void *ctx)
+int tracedat_lbr__encode(const struct lbr_record *rec, const struct lbr_attach_point *ap,
+			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx)
 {
 	unsigned char buf[EV_BUF_SIZE] __attribute__((aligned(8)));
 	const struct lbrsnap_event *e = rec->ev;
+	const char *target = ap ? ap->target : NULL;
+	struct tracedat_lbr_view v = { 0 };
 	struct lbr_branch_ev b;
-	char name[128];
-	size_t hlen;
+	char hook[128];
 	int n = 0;
 	int err;
 	int i;
@@ -221,14 +251,20 @@ int tracedat_lbr__encode(const struct lbr_record *rec, const char *hook, traceda
 	if (e->nr_branches > LBRSNAP_MAX_BRANCHES || e->nr_stack > LBRSNAP_MAX_STACK)
 		return -EINVAL;
 	/* a spec longer than the scratch space allows is cut, still NUL-terminated */
-	snprintf(name, sizeof(name), "%s", hook ? hook : "?");
-	hlen = strlen(name) + 1;
+	snprintf(hook, sizeof(hook), "%s", ap && ap->spec ? ap->spec : "?");
+	v.hook = hook;
+	v.ret_kind = lbr_ret__record_kind(ap, e->flags);
+	if (ks) {
+		v.trim_branches = trim__branches(ks, rec->branches, e->nr_branches, target);
+		v.trim_stack = trim__stack(ks, rec->stack, e->nr_stack, target);
+	}
 	memset(buf, 0, sizeof(buf));
-	err = emit_snapshot(rec, name, hlen, fn, ctx, buf);
+	err = emit_snapshot(rec, &v, fn, ctx, buf);
 	if (err)
 		return err;
 	n++;
-	for (i = 0; i < e->nr_branches; i++) {
+	/* one event per entry left: what %pS prints is what lbrsnap report prints */
+	for (i = v.trim_branches; i < e->nr_branches; i++) {
 		memset(&b, 0, sizeof(b));
 		common_init(&b.c, TRACEDAT_ID_BRANCH, e);
 		b.from = rec->branches[i].from;
@@ -244,7 +280,7 @@ int tracedat_lbr__encode(const struct lbr_record *rec, const char *hook, traceda
 	}
 	if (e->nr_stack) {
 		memset(buf, 0, sizeof(buf));
-		err = emit_stack(rec, name, hlen, fn, ctx, buf);
+		err = emit_stack(rec, &v, fn, ctx, buf);
 		if (err)
 			return err;
 		n++;

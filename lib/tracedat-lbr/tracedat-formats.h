@@ -2,11 +2,16 @@
 /*
  * The "lbr" event system that lbrsnap adds to trace.dat files: format texts and payloads.
  *
- *   lbr:branch_snapshot  one per record: attach point, return value, entries (u64[] of
- *                        from, to, flags triples, [0] most recent)
+ *   lbr:branch_snapshot  one per record: attach point, return value (ret_str as
+ *                        lbr_ret__format() writes it), entries (u64[] of from, to, flags
+ *                        triples, [0] most recent)
  *   lbr:branch           one per branch entry, printed with %pS so that trace-cmd and
  *                        KernelShark show symbols without a plugin
  *   lbr:stack            the kernel call stack of a record, innermost first
+ *
+ * Like lbrsnap report, they leave out the tracing path's entries (trim.h): entries, the
+ * branch events and ips start after them; "trimmed" counts them and tracing_entries /
+ * tracing_ips keep their addresses.
  *
  * IDs sit above every kernel event ID and below 32768 (KernelShark keeps them in an int16).
  */
@@ -15,6 +20,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "ksyms.h"
 #include "lbrfile.h"
 
 #define TRACEDAT_LBR_SYSTEM	"lbr"
@@ -35,12 +41,22 @@ int tracedat_formats__check(void);
 /* Receives one encoded event payload (common fields included). */
 typedef int (*tracedat_emit_fn)(void *ctx, __u64 ts, const void *payload, unsigned int len);
 
+/* What an encoded record shows: its attach point, its return value's kind, the trimming. */
+struct tracedat_lbr_view {
+	const char *hook;		/* the attach point's spec, "fexit:do_sys_openat2" */
+	enum lbrsnap_ret_kind ret_kind;
+	unsigned int trim_branches;	/* tracing-path entries at the newest end */
+	unsigned int trim_stack;	/* tracing-path frames at the innermost end */
+};
+
 /*
  * Encodes one capture record as lbr events in this order: branch_snapshot, one branch per
- * entry (most recent first), stack (only when the record has one). hook is the attach
- * point's spec ("fexit:do_sys_openat2"). Returns the number of events or -errno.
+ * entry left after trimming (most recent first), stack (only when the record has one). ap
+ * (may be NULL) gives the hook name, the return type and the traced function; ks (may be
+ * NULL: nothing trimmed) the symbols that tell the tracing path. Returns the number of
+ * events or -errno.
  */
-int tracedat_lbr__encode(const struct lbr_record *rec, const char *hook, tracedat_emit_fn fn,
-			 void *ctx);
+int tracedat_lbr__encode(const struct lbr_record *rec, const struct lbr_attach_point *ap,
+			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx);
 
 #endif /* LBRSNAP_TRACEDAT_FORMATS_H */

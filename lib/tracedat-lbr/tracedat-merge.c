@@ -25,6 +25,7 @@ struct cpu_records {
 
 struct merge {
 	struct lbrfile *cap;
+	struct ksyms *ks;		/* the capture's kallsyms: tells the tracing path */
 	struct tracecmd_input *in;
 	struct tracedat_meta meta;
 	struct tracedat_writer *w;
@@ -161,6 +162,8 @@ static int add_lbr_system(struct merge *mg)
 	ks = lbrfile__kallsyms(mg->cap, &len);
 	if (ks && len && tracedat_blob__set(&mg->meta.kallsyms, ks, len))
 		return -ENOMEM;
+	if (ks && len && ksyms__parse(ks, len, &mg->ks))
+		return fail(mg, -EINVAL, "the capture's kallsyms cannot be parsed");
 	if (mg->nr_cap_cpus > mg->meta.nr_cpus)
 		mg->meta.nr_cpus = mg->nr_cap_cpus;
 	return tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, TRACEDAT_NR_FORMATS,
@@ -233,7 +236,7 @@ static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
 static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 {
 	const struct lbr_attach_point *ap = lbrfile__attach(mg->cap, rec->ev->ap);
-	int n = tracedat_lbr__encode(rec, ap ? ap->spec : NULL, emit, mg);
+	int n = tracedat_lbr__encode(rec, ap, mg->ks, emit, mg);
 
 	if (n < 0)
 		return n;
@@ -360,6 +363,7 @@ cleanup:
 		tracecmd_close(mg.in);
 	if (mg.cap)
 		lbrfile__close(mg.cap);
+	ksyms__free(mg.ks);
 	for (c = 0; c < mg.nr_cap_cpus; c++)
 		free(mg.cpus[c].recs);
 	free(mg.cpus);

@@ -4,19 +4,23 @@
  * perf.data tests (no machine here has LBR). SPEC lines:
  *
  *   meta KEY VALUE
- *   ap SPEC TARGET [ret]
+ *   ap SPEC TARGET [ret [KIND SIZE TYPE]]
  *   rec AP TIME CPU PID TID COMM RET [br=FROM:TO:FLAGS,...] [st=ADDR,...]
  *   loss AP CAUSE COUNT
  *   kallsyms PATH
  *
  * Numbers are C literals (0x... for addresses); br entries are listed most recent first,
- * st entries innermost first, as the capture stores them.
+ * st entries innermost first, as the capture stores them. An attach point with "ret" has a
+ * return value of KIND (signed, unsigned, bool, pointer), SIZE bytes and C type TYPE (the
+ * rest of the line, e.g. "struct file *"); "ret" alone is a signed 8-byte long. RET is
+ * stored as given: already extended to 64 bits, as the BPF program stores it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lbrfile.h"
+#include "ret-value.h"
 
 static int add_record(struct lbrfile_writer *w, char *args)
 {
@@ -25,20 +29,21 @@ static int add_record(struct lbrfile_writer *w, char *args)
 	struct lbrsnap_event *ev = (void *)buf;
 	struct lbrsnap_branch br[LBRSNAP_MAX_BRANCHES];
 	__u64 st[LBRSNAP_MAX_STACK];
-	char comm[64], *tok, *p, *save;
-	unsigned long long time, ret;
+	char comm[64], ret[32], *tok, *p, *save;
+	unsigned long long time;
 	unsigned int ap, cpu, pid, tid;
 
-	if (sscanf(args, "%u %llu %u %u %u %63s %lli", &ap, &time, &cpu, &pid, &tid, comm,
-		   (long long *)&ret) != 7)
+	if (sscanf(args, "%u %llu %u %u %u %63s %31s", &ap, &time, &cpu, &pid, &tid, comm,
+		   ret) != 7)
 		return -EINVAL;
 	ev->time_ns = time;
-	ev->ret = ret;
+	/* -17, 4294967279, 0xffff888103a4c000: all 64 bits as written */
+	ev->ret = ret[0] == '-' ? strtoll(ret, NULL, 0) : (long long)strtoull(ret, NULL, 0);
 	ev->ap = ap;
 	ev->cpu = cpu;
 	ev->pid = pid;
 	ev->tid = tid;
-	strncpy(ev->comm, comm, LBRSNAP_COMM_LEN - 1);
+	memcpy(ev->comm, comm, strnlen(comm, LBRSNAP_COMM_LEN - 1));
 	ev->flags = LBRSNAP_EV_HAS_RET;
 	ev->lbr_ret = -ENOENT;
 	for (tok = strtok_r(args, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
@@ -64,6 +69,34 @@ static int add_record(struct lbrfile_writer *w, char *args)
 	memcpy(ev + 1, br, ev->nr_branches * sizeof(br[0]));
 	memcpy((char *)(ev + 1) + ev->nr_branches * sizeof(br[0]), st, ev->nr_stack * 8);
 	return lbrfile_writer__record(w, buf, lbrsnap_event_size(ev->nr_branches, ev->nr_stack));
+}
+
+/* "ret [KIND SIZE TYPE]" of an ap line into ap */
+static int parse_ret(const char *args, struct lbr_attach_point *ap, char *type, size_t len)
+{
+	char kind[16];
+	unsigned int size, k;
+	int n = 0;
+
+	ap->flags = LBRFILE_AP_HAS_RET;
+	if (sscanf(args, "ret %15s %u %n", kind, &size, &n) != 2 || !n) {
+		ap->ret_kind = LBRSNAP_RET_SIGNED;
+		ap->ret_size = 8;
+		ap->ret_type = "long";
+		return 0;
+	}
+	for (k = LBRSNAP_RET_SIGNED; k <= LBRSNAP_RET_POINTER; k++) {
+		if (!strcmp(kind, lbr_ret__kind_name(k)))
+			break;
+	}
+	if (k > LBRSNAP_RET_POINTER || (size != 1 && size != 2 && size != 4 && size != 8))
+		return -EINVAL;
+	snprintf(type, len, "%s", args + n);
+	type[strcspn(type, "\n")] = '\0';
+	ap->ret_kind = k;
+	ap->ret_size = size;
+	ap->ret_type = type;
+	return 0;
 }
 
 static int add_kallsyms(struct lbrfile_writer *w, const char *path)
@@ -101,10 +134,10 @@ static int add_kallsyms(struct lbrfile_writer *w, const char *path)
 int main(int argc, char **argv)
 {
 	struct lbrfile_writer *w;
-	char line[8192], a[1024], b[1024], c[64];
+	char line[8192], a[1024], b[1024], c[64], type[256];
 	unsigned long long n1, n2, n3;
 	struct lbr_attach_point ap;
-	int err = 0, nr_aps = 0;
+	int err = 0, nr_aps = 0, rest;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: perf-mkcapture OUT < SPEC\n");
@@ -116,17 +149,19 @@ int main(int argc, char **argv)
 		c[0] = '\0';
 		if (!strncmp(line, "meta ", 5) && sscanf(line + 5, "%1023s %1023[^\n]", a, b) == 2) {
 			err = lbrfile_writer__meta(w, a, "%s", b);
-		} else if (!strncmp(line, "ap ", 3) && sscanf(line + 3, "%1023s %1023s %63s", a, b,
-								c) >= 2) {
+		} else if (!strncmp(line, "ap ", 3) && sscanf(line + 3, "%1023s %1023s %n%63s", a, b,
+								&rest, c) >= 2) {
 			memset(&ap, 0, sizeof(ap));
 			ap.id = nr_aps++;
 			ap.kind = !strncmp(a, "fexit:", 6) ? LBRSNAP_KIND_FEXIT :
 				  !strncmp(a, "tp_btf:", 7) ? LBRSNAP_KIND_TP_BTF :
 				  LBRSNAP_KIND_RAW_TP;
-			ap.flags = !strcmp(c, "ret") ? LBRFILE_AP_HAS_RET : 0;
 			ap.spec = a;
 			ap.target = b;
-			err = lbrfile_writer__attach(w, &ap);
+			if (!strcmp(c, "ret"))
+				err = parse_ret(line + 3 + rest, &ap, type, sizeof(type));
+			if (!err)
+				err = lbrfile_writer__attach(w, &ap);
 		} else if (!strncmp(line, "rec ", 4)) {
 			err = add_record(w, line + 4);
 		} else if (!strncmp(line, "loss ", 5) &&

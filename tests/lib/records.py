@@ -3,17 +3,18 @@
 """Summarises `lbrsnap report --json` (stdin) as key=value lines for shell tests.
 
 count        number of record objects
-pids tids comms specs rets errnos   sorted distinct values, comma separated
+pids tids comms specs rets ret_types errnos   sorted distinct values, comma separated
 min_stack    fewest stack frames in a record
 sorted       1 if time_ns never decreases
-fields       1 if every record has every documented field with the right type
+fields       1 if every record has every documented field with the right type (time_ns a
+             string of decimal digits: jq would round a number above 2^53)
 ringbuf clobbered recursion   summed losses from the summary object
 summary_records   "records" from the summary object
 """
 import json
 import sys
 
-FIELDS = {"time_ns": int, "cpu": int, "pid": int, "tid": int, "comm": str, "ap": int,
+FIELDS = {"time_ns": str, "cpu": int, "pid": int, "tid": int, "comm": str, "ap": int,
           "spec": str, "target": str, "flags": int, "clobbered": bool, "lbr_ret": int,
           "stack_err": int, "seq": int, "branches": list, "stack": list}
 
@@ -34,12 +35,13 @@ def distinct(key):
 
 
 print("count=%d" % len(recs))
-for key in ("pid", "tid", "comm", "spec", "ret", "errno"):
+for key in ("pid", "tid", "comm", "spec", "ret", "ret_type", "errno"):
     print("%ss=%s" % (key, distinct(key)))
 print("min_stack=%d" % min((len(r["stack"]) for r in recs), default=0))
-times = [r["time_ns"] for r in recs]
+times = [int(r["time_ns"]) for r in recs]
 print("sorted=%d" % (times == sorted(times)))
-print("fields=%d" % all(isinstance(r.get(k), t) for r in recs for k, t in FIELDS.items()))
+print("fields=%d" % all(all(isinstance(r.get(k), t) for k, t in FIELDS.items()) and
+                        r["time_ns"].isdigit() for r in recs))
 for cause in ("ringbuf", "clobbered", "recursion"):
     print("%s=%d" % (cause, sum(l[cause] for l in summary["losses"]) if summary else -1))
 print("summary_records=%d" % (summary["records"] if summary else -1))

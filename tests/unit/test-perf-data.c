@@ -143,15 +143,20 @@ static void write_capture(void)
 	struct lbrsnap_branch *br = (void *)(ev + 1);
 	struct lbr_attach_point ap = { .id = 0, .kind = LBRSNAP_KIND_FEXIT,
 				       .flags = LBRFILE_AP_HAS_RET, .spec = "fexit:vfs_read",
-				       .target = "vfs_read" };
+				       .target = "vfs_read", .ret_kind = LBRSNAP_RET_SIGNED,
+				       .ret_size = 8, .ret_type = "ssize_t" };
 	struct lbrfile_writer *w;
 
 	CU_ASSERT_FATAL(lbrfile_writer__create(cap_path, &w) == 0);
 	CU_ASSERT(lbrfile_writer__meta(w, "time_ref", "%s", "1000 2000") == 0);
+	CU_ASSERT(lbrfile_writer__meta(w, "branch_filter", "%s", "any_call,u") == 0);
 	CU_ASSERT(lbrfile_writer__attach(w, &ap) == 0);
 	ap.id = 1;
 	ap.kind = LBRSNAP_KIND_RAW_TP;
 	ap.flags = 0;
+	ap.ret_kind = LBRSNAP_RET_NONE;
+	ap.ret_size = 0;
+	ap.ret_type = "";
 	ap.spec = "raw_tp:sys_exit";
 	ap.target = "sys_exit";
 	CU_ASSERT(lbrfile_writer__attach(w, &ap) == 0);
@@ -178,6 +183,55 @@ static void write_capture(void)
 	CU_ASSERT_FATAL(lbrfile_writer__close(w) == 0);
 }
 
+static bool has(const void *d, size_t len, const char *s)
+{
+	return memmem(d, len, s, strlen(s)) != NULL;
+}
+
+/* The __data_loc word at off of a RAW payload: its bytes, and their count in *len. */
+static const void *raw_loc(const char *raw, unsigned int off, unsigned int *len)
+{
+	__u32 loc = *(const __u32 *)(raw + off);
+
+	*len = loc >> 16;
+	return raw + (loc & 0xffff);
+}
+
+/*
+ * The fexit sample: IDENTIFIER, IP (the target), TID, TIME, CPU, PERIOD, RAW, BRANCH_STACK.
+ * Its newest branch is the BPF program's: the tracing path, in RAW unless keep_all.
+ */
+static void check_fexit_sample(const __u64 *p, bool keep_all)
+{
+	const char *raw = (const char *)(p + 6) + 4;
+	__u32 raw_size = *(const __u32 *)(p + 6);
+	const __u64 *br = (const __u64 *)(raw + raw_size);
+	const __u64 *tracing;
+	const char *ret;
+	unsigned int len;
+
+	CU_ASSERT(p[1] == 0xffffffff81000100 && p[3] == 5000 && p[5] == 1);
+	CU_ASSERT((4 + raw_size) % 8 == 0);
+	CU_ASSERT(*(const __s64 *)(raw + 8) == -2);
+	CU_ASSERT(*(const __u16 *)(raw + 36) == 2);		/* nr_branches: all captured */
+	CU_ASSERT(*(const __u16 *)(raw + 40) == 1);		/* trim_branches */
+	CU_ASSERT(*(const __u8 *)(raw + 56) == LBRSNAP_RET_SIGNED);
+	ret = raw_loc(raw, 52, &len);
+	CU_ASSERT(len == 3 && !strcmp(ret, "-2"));
+	tracing = raw_loc(raw, 44, &len);
+	raw_loc(raw, 48, &len);
+	CU_ASSERT(len == 0);					/* no stack */
+	if (keep_all) {
+		raw_loc(raw, 44, &len);
+		CU_ASSERT(len == 0);
+		CU_ASSERT(br[0] == 2 && br[1] == 0xffffffffa0001010 && br[4] == 0xffffffff81000210);
+		return;
+	}
+	raw_loc(raw, 44, &len);
+	CU_ASSERT(len == 24 && tracing[0] == 0xffffffffa0001010 && tracing[2] == 0x4000a2);
+	CU_ASSERT(br[0] == 1 && br[1] == 0xffffffff81000210 && br[2] == 0xffffffff81000100);
+}
+
 static void test_convert_records(void)
 {
 	const struct perf_event_header *h;
@@ -189,14 +243,16 @@ static void test_convert_records(void)
 	void *d;
 
 	write_capture();
-	CU_ASSERT_FATAL(perf_convert(cap_path, path, NULL) == 0);
+	CU_ASSERT_FATAL(perf_convert(cap_path, path, NULL, false) == 0);
 	CU_ASSERT_FATAL(perf_reader__open(path, &r) == 0);
 	CU_ASSERT_FATAL(perf_reader__nr_attrs(r) == 3);	/* two attach points, the sideband */
 	a = perf_reader__attr(r, 0);
 	CU_ASSERT(a->attr.type == PERF_TYPE_TRACEPOINT && a->attr.use_clockid && a->attr.clockid == 1);
 	CU_ASSERT(a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
 	CU_ASSERT(!(a->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
-	CU_ASSERT(a->attr.branch_sample_type == (PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL));
+	/* the capture's -j, from its META */
+	CU_ASSERT(a->attr.branch_sample_type ==
+		  (PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_USER));
 	CU_ASSERT(perf_reader__attr(r, 1)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 	CU_ASSERT(perf_reader__attr(r, 2)->attr.type == PERF_TYPE_SOFTWARE);
 	while (n < 16 && perf_reader__next(r, &h) == 1) {
@@ -206,12 +262,8 @@ static void test_convert_records(void)
 			CU_ASSERT(p[1] == 0xffffffff81000000 && p[3] == 0xffffffff81000000);
 			CU_ASSERT(!strcmp((const char *)(p + 4), "[kernel.kallsyms]_text"));
 		}
-		if (h->type == PERF_RECORD_SAMPLE && p[0] == a->ids[0]) {
-			/* IDENTIFIER, IP (the target), TID, TIME, CPU, PERIOD, RAW, BRANCH_STACK */
-			CU_ASSERT(p[1] == 0xffffffff81000100 && p[3] == 5000 && p[5] == 1);
-			CU_ASSERT(*(const __s64 *)((const char *)(p + 6) + 4 + 8) == -2);
-			CU_ASSERT(p[12] == 2 && p[13] == 0xffffffffa0001010);
-		}
+		if (h->type == PERF_RECORD_SAMPLE && p[0] == a->ids[0])
+			check_fexit_sample(p, false);
 		if (h->type == PERF_RECORD_SAMPLE && p[0] != a->ids[0]) {
 			/* ... CALLCHAIN: nr, PERF_CONTEXT_KERNEL, the stack */
 			CU_ASSERT(p[1] == 0xffffffff81000210 && p[3] == 4000);
@@ -231,8 +283,45 @@ static void test_convert_records(void)
 	free(d);
 	CU_ASSERT(perf_reader__feature(r, PERF_FEAT_TRACING_DATA, &d, &len) == 0);
 	CU_ASSERT(memmem(d, len, "name: raw_tp__sys_exit\nID: 2\n", 29) != NULL);
+	/* ret typed as a signed 64-bit value and printed as one */
+	CU_ASSERT(has(d, len, "\tfield:long long ret;\toffset:8;\tsize:8;\tsigned:1;\n"));
+	CU_ASSERT(has(d, len, "print fmt: \"ret=%lld branches=%u stack=%u trim_branches=%u "
+		      "trim_stack=%u\", REC->ret, REC->nr_branches,"));
 	free(d);
 	perf_reader__close(r);
+
+	/* --keep-all: the samples hold every entry, RAW none */
+	CU_ASSERT_FATAL(perf_convert(cap_path, path, NULL, true) == 0);
+	CU_ASSERT_FATAL(perf_reader__open(path, &r) == 0);
+	n = 0;
+	while (perf_reader__next(r, &h) == 1) {
+		p = (const __u64 *)(h + 1);
+		if (h->type == PERF_RECORD_SAMPLE && p[0] == perf_reader__attr(r, 0)->ids[0]) {
+			check_fexit_sample(p, true);
+			n++;
+		}
+	}
+	CU_ASSERT(n == 1);
+	perf_reader__close(r);
+}
+
+/* A META branch_filter that is not a -j list is named, and nothing is written. */
+static void test_convert_bad_branch_filter(void)
+{
+	struct lbr_attach_point ap = { .id = 0, .kind = LBRSNAP_KIND_RAW_TP,
+				       .spec = "raw_tp:sys_exit", .target = "sys_exit" };
+	char bad[300], out[300];
+	struct lbrfile_writer *w;
+
+	snprintf(bad, sizeof(bad), "%s/bad-filter.data", dir);
+	snprintf(out, sizeof(out), "%s/bad-filter.perf", dir);
+	CU_ASSERT_FATAL(lbrfile_writer__create(bad, &w) == 0);
+	CU_ASSERT(lbrfile_writer__meta(w, "branch_filter", "%s", "any,bogus") == 0);
+	CU_ASSERT(lbrfile_writer__attach(w, &ap) == 0);
+	CU_ASSERT(lbrfile_writer__kallsyms(w, kallsyms, sizeof(kallsyms) - 1) == 0);
+	CU_ASSERT_FATAL(lbrfile_writer__close(w) == 0);
+	CU_ASSERT(perf_convert(bad, out, NULL, false) == -EINVAL);
+	CU_ASSERT(access(out, F_OK) != 0);
 }
 
 /* A recording's tracing data with a "sched" system whose event has ID 300. */
@@ -285,7 +374,7 @@ static void test_merge_refuses_default_clock(void)
 	CU_ASSERT(perf_writer__write(w, rec) == 0);
 	CU_ASSERT_FATAL(perf_writer__close(w) == 0);
 	snprintf(out, sizeof(out), "%s/merged.data", dir);
-	CU_ASSERT(perf_merge(path, cap_path, out, NULL) == -EINVAL);
+	CU_ASSERT(perf_merge(path, cap_path, out, NULL, false) == -EINVAL);
 	CU_ASSERT(access(out, F_OK) != 0);
 }
 
@@ -294,6 +383,7 @@ static CU_TestInfo perf_data_tests[] = {
 	{ "reader_rejects_bad_magic", test_reader_rejects },
 	{ "sample_layout", test_sample_layout },
 	{ "convert_records", test_convert_records },
+	{ "convert_bad_branch_filter", test_convert_bad_branch_filter },
 	{ "tracing_data_splice", test_tracing_data_splice },
 	{ "merge_refuses_default_clock", test_merge_refuses_default_clock },
 	CU_TEST_INFO_NULL,

@@ -4,6 +4,7 @@
  * read back with json-c, field by field), and the command's exit codes on bad input.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,7 @@ static int write_capture(const char *path)
 {
 	struct lbr_attach_point fexit = {
 		.id = 0, .kind = LBRSNAP_KIND_FEXIT, .flags = LBRFILE_AP_HAS_RET,
+		.ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .ret_type = "int",
 		.spec = "fexit:do_sys_openat2", .target = "do_sys_openat2",
 	};
 	struct lbr_attach_point rawtp = {
@@ -183,7 +185,7 @@ static int suite_clean(void)
 }
 
 /* Renders the capture into a string (caller frees). */
-static char *render(bool json, bool keep_all)
+static char *render_file(const char *path, bool json, bool keep_all)
 {
 	struct lbrfile *f = NULL;
 	struct ksyms *ks = NULL;
@@ -192,7 +194,7 @@ static char *render(bool json, bool keep_all)
 	char *out = NULL;
 	size_t len = 0, klen;
 
-	CU_ASSERT_EQUAL_FATAL(lbrfile__open(capture, &f), 0);
+	CU_ASSERT_EQUAL_FATAL(lbrfile__open(path, &f), 0);
 	text = lbrfile__kallsyms(f, &klen);
 	CU_ASSERT_EQUAL_FATAL(ksyms__parse(text, klen, &ks), 0);
 	r.out = open_memstream(&out, &len);
@@ -205,6 +207,11 @@ static char *render(bool json, bool keep_all)
 	ksyms__free(ks);
 	lbrfile__close(f);
 	return out;
+}
+
+static char *render(bool json, bool keep_all)
+{
+	return render_file(capture, json, keep_all);
 }
 
 /* position of needle in hay, or -1 */
@@ -315,7 +322,8 @@ static void check_fexit_json(json_object *o)
 	json_object *br, *b;
 	char hex[32];
 
-	assert_int(o, "time_ns", 1000002999);
+	/* a string: jq reads numbers as doubles */
+	assert_str(o, "time_ns", "1000002999");
 	assert_int(o, "cpu", 1);
 	assert_int(o, "pid", 1234);
 	assert_int(o, "tid", 1235);
@@ -324,6 +332,7 @@ static void check_fexit_json(json_object *o)
 	assert_int(o, "ap", 0);
 	assert_str(o, "spec", "fexit:do_sys_openat2");
 	assert_int(o, "ret", -2);
+	assert_str(o, "ret_type", "int");
 	assert_str(o, "errno", "ENOENT");
 	assert_int(o, "flags", LBRSNAP_EV_HAS_RET);
 	assert_int(o, "lbr_ret", 5 * LBRSNAP_BRANCH_SIZE);
@@ -362,6 +371,8 @@ static void check_stack_json(json_object *o)
 	assert_str(o, "comm", "kworker/0:1");
 	assert_str(o, "spec", "raw_tp:sched_switch");
 	CU_ASSERT(json_object_is_type(field(o, "ret"), json_type_null));
+	CU_ASSERT(json_object_is_type(field(o, "ret_type"), json_type_null));
+	CU_ASSERT(json_object_is_type(field(o, "errno"), json_type_null));
 	assert_int(o, "lbr_ret", -ENOENT);
 	CU_ASSERT_EQUAL(json_object_array_length(field(o, "branches")), 0);
 	st = field(o, "stack");
@@ -503,7 +514,7 @@ static void test_command(void)
 	args[1] = capture;
 	args[2] = "--json";
 	CU_ASSERT_EQUAL(run_report(args, 3, &out, &err), 0);
-	CU_ASSERT(at(out, "{\"time_ns\":1000002999,") == 0);
+	CU_ASSERT(at(out, "{\"time_ns\":\"1000002999\",") == 0);
 	CU_ASSERT(at(out, "{\"losses\":[") > 0);
 	/* said once, on stderr: the capture's kernel has no debug info here */
 	CU_ASSERT(at(err, "no kernel debug info for 0.0.0-lbrsnap-test") >= 0);
@@ -543,12 +554,47 @@ static void test_command(void)
 	free(err);
 }
 
+/*
+ * A version-1 file: the same capture with the header's version set to 1, whose ATTACH
+ * sections are read without their return type. Return values read as signed longs.
+ */
+static void test_version1(void)
+{
+	char path[96], *data, *out;
+	__u32 version = 1;
+	size_t len;
+	FILE *f;
+
+	f = fopen(capture, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	data = malloc(len);
+	CU_ASSERT_FATAL(data && fread(data, 1, len, f) == len);
+	fclose(f);
+	memcpy(data + offsetof(struct lbrfile_header, version), &version, sizeof(version));
+	snprintf(path, sizeof(path), "%s/v1.data", dir);
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f && fwrite(data, 1, len, f) == len);
+	fclose(f);
+	free(data);
+	out = render_file(path, false, false);
+	CU_ASSERT(at(out, "fexit:do_sys_openat2 ret=-2 (ENOENT)\n") > 0);
+	free(out);
+	out = render_file(path, true, false);
+	CU_ASSERT(at(out, "\"ret\":-2,\"ret_type\":\"long\",\"errno\":\"ENOENT\"") > 0);
+	CU_ASSERT(at(out, "\"ret\":3,\"ret_type\":\"long\",\"errno\":null") > 0);
+	free(out);
+}
+
 static CU_TestInfo report_tests[] = {
 	{ "text", test_text },
 	{ "text_keep_all", test_text_keep_all },
 	{ "json", test_json },
 	{ "json_escaping", test_json_escaping },
 	{ "errno_names", test_errno_names },
+	{ "version1", test_version1 },
 	{ "command", test_command },
 	CU_TEST_INFO_NULL,
 };

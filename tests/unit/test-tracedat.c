@@ -186,8 +186,10 @@ static void test_missed_events(void)
 
 #define NR_SYMS 8
 #define SYM_BASE 0xffffffff81000000ULL
+/* the last one is tracing path (trim.h): where a snapshot or stack starts in it, it is cut */
+#define TRACING_SYM 7
 static const char *const sym_names[NR_SYMS] = {
-	"alpha", "beta", "gamma_fn", "delta_fn", "epsilon", "zeta", "eta", "theta",
+	"alpha", "beta", "gamma_fn", "delta_fn", "epsilon", "zeta", "eta", "bpf_trace_run2",
 };
 
 struct synth {
@@ -244,6 +246,7 @@ static int write_capture(const struct synth *s, const char *path)
 {
 	static const struct lbr_attach_point aps[] = {
 		{ .id = 0, .kind = LBRSNAP_KIND_FEXIT, .flags = LBRFILE_AP_HAS_RET,
+		  .ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .ret_type = "int",
 		  .spec = "fexit:alpha", .target = "alpha" },
 		{ .id = 1, .kind = LBRSNAP_KIND_RAW_TP, .spec = "raw_tp:sched_switch",
 		  .target = "sched_switch" },
@@ -292,20 +295,27 @@ static size_t expect_record(const struct synth *s, unsigned int i, char *out, si
 	struct lbrsnap_event *ev = (void *)buf;
 	struct lbrsnap_branch *br = (void *)(ev + 1);
 	const char *hook = i % 2 ? "raw_tp:sched_switch" : "fexit:alpha";
-	char a[64], b[64];
+	unsigned int j, trim_br, trim_st;
+	char a[64], b[64], ret[32] = "";
 	size_t n = 0, size;
 	__u64 *st;
-	unsigned int j;
 
 	synth_record(s, i, buf, &size);
-	n += snprintf(out + n, len - n, "branch_snapshot|%s ret=%lld nr=%u entries=", hook,
-		      (long long)ev->ret, ev->nr_branches);
-	for (j = 0; j < ev->nr_branches; j++)
-		n += snprintf(out + n, len - n, "%s%llu %llu %llu", j ? " " : "",
+	st = (void *)(br + ev->nr_branches);
+	/* the one tracing-path symbol can only lead: the next entry is another function's */
+	trim_br = ev->nr_branches && (br[0].from - SYM_BASE) / 0x100 == TRACING_SYM;
+	trim_st = ev->nr_stack && (st[0] - SYM_BASE) / 0x100 == TRACING_SYM;
+	/* raw_tp:sched_switch has no return value */
+	if (!(i % 2))
+		snprintf(ret, sizeof(ret), " ret=%lld", (long long)ev->ret);
+	n += snprintf(out + n, len - n, "branch_snapshot|%s%s nr=%u trimmed=%u entries=", hook,
+		      ret, ev->nr_branches, trim_br);
+	for (j = trim_br; j < ev->nr_branches; j++)
+		n += snprintf(out + n, len - n, "%s%llu %llu %llu", j > trim_br ? " " : "",
 			      (unsigned long long)br[j].from, (unsigned long long)br[j].to,
 			      (unsigned long long)br[j].flags);
 	n += snprintf(out + n, len - n, "\n");
-	for (j = 0; j < ev->nr_branches; j++) {
+	for (j = trim_br; j < ev->nr_branches; j++) {
 		sym(a, sizeof(a), br[j].from);
 		sym(b, sizeof(b), br[j].to);
 		n += snprintf(out + n, len - n, "branch|[%u/%u] %s -> %s flags=0x%llx\n", j,
@@ -313,10 +323,11 @@ static size_t expect_record(const struct synth *s, unsigned int i, char *out, si
 	}
 	if (!ev->nr_stack)
 		return n;
-	st = (void *)(br + ev->nr_branches);
-	n += snprintf(out + n, len - n, "stack|%s nr=%u ips=", hook, ev->nr_stack);
-	for (j = 0; j < ev->nr_stack; j++)
-		n += snprintf(out + n, len - n, "%s%llu", j ? " " : "", (unsigned long long)st[j]);
+	n += snprintf(out + n, len - n, "stack|%s nr=%u trimmed=%u ips=", hook, ev->nr_stack,
+		      trim_st);
+	for (j = trim_st; j < ev->nr_stack; j++)
+		n += snprintf(out + n, len - n, "%s%llu", j > trim_st ? " " : "",
+			      (unsigned long long)st[j]);
 	return n + snprintf(out + n, len - n, "\n");
 }
 
