@@ -2,14 +2,17 @@
 #
 # lbrsnap top-level Makefile.
 #
-#   make                 build everything (installs missing Debian packages first)
-#   make deps            install the Debian packages the build and the tests need
+#   make                 build lbrsnap, trace-cmd-lbr, the plugins, man pages and test programs
+#   make install PREFIX=/usr/local DESTDIR=
+#   make uninstall
+#   make deps            install the Debian packages of the build and of the tests (as root)
 #   make check           run every test layer: unit, host, vm
 #   make check-unit|check-host|check-vm
 #   make bench           benchmarks (speed and memory targets)
-#   make install PREFIX=/usr/local DESTDIR=
-#   make uninstall
 #   make vmlinux-h       regenerate bpf/vmlinux.h from the BTF of VMLINUX_KERNEL
+#
+# Building needs only the BUILD_PKGS below and no root: missing ones are installed when make
+# runs as root, else make stops and names them. The test goals need TEST_PKGS too.
 #
 # Sub-directories add their targets through Build.mk fragments (see the include below), so
 # each part of the tree owns its own rules.
@@ -35,12 +38,23 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# The Debian 12 packages the build and every test layer need. `make deps` installs the missing
-# ones; the check is cheap, so `make` and `make check` run it every time.
-DEPS_PKGS := make gcc pkg-config clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
-	libtraceevent-dev libtracefs-dev libtracecmd-dev libdw-dev libcunit1-dev libzstd-dev \
-	trace-cmd linux-perf python3 qemu-system-x86 busybox-static cpio xz-utils zstd kmod \
-	kernelshark libkshark-dev libjson-c-dev qtbase5-dev xvfb xdotool imagemagick asciidoc-base docbook-xsl docbook-xml xsltproc
+# The Debian 12 packages that `make` needs: compilers, bpftool, the libraries the code, the
+# plugins (KernelShark's and Qt's for plugin-lbr.so) and the unit tests (CUnit, json-c) link,
+# and the man page tool chain.
+BUILD_PKGS := make gcc g++ pkg-config clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev \
+	libdw-dev libtraceevent-dev libtracefs-dev libtracecmd-dev libkshark-dev qtbase5-dev \
+	libcunit1-dev libjson-c-dev python3 asciidoc-base docbook-xml docbook-xsl xsltproc
+# ...and the ones only the tests run: the tools whose output the tests judge (llvm-objdump,
+# perf, trace-cmd, jq), the QEMU guest runner's and the KernelShark screenshot's.
+TEST_PKGS := llvm linux-perf trace-cmd jq qemu-system-x86 busybox-static cpio xz-utils zstd \
+	kernelshark xvfb xdotool imagemagick
+
+# The goals that run tests want both lists; every other goal only the build's.
+ifneq ($(filter deps check check-% bench,$(MAKECMDGOALS)),)
+NEED_PKGS := $(BUILD_PKGS) $(TEST_PKGS)
+else
+NEED_PKGS := $(BUILD_PKGS)
+endif
 
 # bpf/vmlinux.h is part of the tree, like libbpf-tools' headers, so building never fetches a
 # kernel. `make vmlinux-h` regenerates it from the BTF of the oldest supported kernel, fetched
@@ -76,13 +90,13 @@ include $(sort $(wildcard */Build.mk tests/*/Build.mk))
 
 all: deps-ok $(ALL_TARGETS)
 
-# `deps-ok` is the cheap "is anything missing" check in front of every build.
+# `deps-ok` is the cheap "is anything missing" check (one dpkg-query) in front of every build.
 .PHONY: deps-ok
 deps-ok:
-	$(Q)./tests/deps --check >/dev/null || ./tests/deps --install $(DEPS_PKGS)
+	$(Q)./tests/deps $(NEED_PKGS)
 
-deps:
-	$(Q)./tests/deps --install $(DEPS_PKGS)
+deps: deps-ok
+	@echo "deps: $(words $(BUILD_PKGS)) build and $(words $(TEST_PKGS)) test packages installed"
 
 vmlinux-h: | deps-ok
 	$(call msg,GEN,$(VMLINUX_H))

@@ -14,5 +14,5 @@ $(OUT)/tests/unit/test-%: $(OUT)/tests/unit/test-%.o $(OUT)/tests/unit/cunit-mai
 
 ALL_TARGETS += $(UNIT_BINS)
 
-# test-report reads its JSON back with json-c (libjson-c-dev, in DEPS_PKGS).
+# test-report reads its JSON back with json-c (libjson-c-dev, in BUILD_PKGS).
 $(OUT)/tests/unit/test-report: PKG_LIBS += -ljson-c
