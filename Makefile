@@ -2,13 +2,17 @@
 #
 # lbrsnap top-level Makefile.
 #
-#   make                 build everything (installs missing Debian packages first)
-#   make deps            install the Debian packages the build and the tests need
+#   make                 build lbrsnap, trace-cmd-lbr, the plugins, man pages and test programs
+#   make install PREFIX=/usr/local DESTDIR=
+#   make uninstall
+#   make deps            install the Debian packages of the build and of the tests (as root)
 #   make check           run every test layer: unit, host, vm
 #   make check-unit|check-host|check-vm
 #   make bench           benchmarks (speed and memory targets)
-#   make install PREFIX=/usr/local DESTDIR=
-#   make uninstall
+#   make vmlinux-h       regenerate bpf/vmlinux.h from the BTF of VMLINUX_KERNEL
+#
+# Building needs only the BUILD_PKGS below and no root: missing ones are installed when make
+# runs as root, else make stops and names them. The test goals need TEST_PKGS too.
 #
 # Sub-directories add their targets through Build.mk fragments (see the include below), so
 # each part of the tree owns its own rules.
@@ -34,23 +38,37 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# The Debian 12 packages the build and every test layer need. `make deps` installs the missing
-# ones; the check is cheap, so `make` and `make check` run it every time.
-DEPS_PKGS := make gcc pkg-config clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
-	libtraceevent-dev libtracefs-dev libtracecmd-dev libdw-dev libcunit1-dev libzstd-dev \
-	trace-cmd linux-perf python3 qemu-system-x86 busybox-static cpio xz-utils zstd kmod \
-	kernelshark libkshark-dev libjson-c-dev qtbase5-dev xvfb xdotool imagemagick asciidoc-base docbook-xsl docbook-xml xsltproc
+# The Debian 12 packages that `make` needs: compilers, bpftool, the libraries the code, the
+# plugins (KernelShark's and Qt's for plugin-lbr.so) and the unit tests (CUnit, json-c) link,
+# and the man page tool chain.
+BUILD_PKGS := make gcc g++ pkg-config clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev \
+	libdw-dev libtraceevent-dev libtracefs-dev libtracecmd-dev libkshark-dev qtbase5-dev \
+	libcunit1-dev libjson-c-dev python3 asciidoc-base docbook-xml docbook-xsl xsltproc
+# ...and the ones only the tests run: the tools whose output the tests judge (llvm-objdump,
+# perf, trace-cmd, jq), the QEMU guest runner's and the KernelShark screenshot's.
+TEST_PKGS := llvm linux-perf trace-cmd jq qemu-system-x86 busybox-static cpio xz-utils zstd \
+	kernelshark xvfb xdotool imagemagick
 
-# The kernel whose BTF becomes vmlinux.h: the oldest supported guest kernel, so that a field
-# 6.1 lacks is a compile error here instead of a CO-RE load failure on a user's machine.
+# The goals that run tests want both lists; every other goal only the build's.
+ifneq ($(filter deps check check-% bench,$(MAKECMDGOALS)),)
+NEED_PKGS := $(BUILD_PKGS) $(TEST_PKGS)
+else
+NEED_PKGS := $(BUILD_PKGS)
+endif
+
+# bpf/vmlinux.h is part of the tree, like libbpf-tools' headers, so building never fetches a
+# kernel. `make vmlinux-h` regenerates it from the BTF of the oldest supported kernel, fetched
+# and cached by the guest runner's fetch-kernel: a field that kernel lacks is a compile error
+# here instead of a CO-RE load failure on a user's machine. tests/vm/t-vmlinux-h checks that
+# the committed header is still that kernel's.
 VMLINUX_KERNEL ?= 6.1
+VMLINUX_H ?= bpf/vmlinux.h
 
 PKG_CONFIG_LIBS := libbpf libelf zlib libtraceevent libtracefs libtracecmd libdw
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -std=gnu11 -Ibpf -I$(OUT) -I$(OUT)/bpf
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Wno-unused-function \
-	-I$(OUT) -Ibpf
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Wno-unused-function -Ibpf
 
 # pkg-config flags are only known once the packages are present.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_CONFIG_LIBS) 2>/dev/null)
@@ -60,7 +78,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKG_CONFIG_LIBS) 2>/dev/null)
 # Keep BPF objects: skeletons embed them but the static tests read them too.
 .SECONDARY:
 .PHONY: all deps check check-unit check-host check-vm bench install uninstall clean \
-	install-bin install-man FORCE
+	install-bin install-man vmlinux-h FORCE
 
 ALL_TARGETS :=
 INSTALL_TARGETS :=
@@ -74,24 +92,23 @@ include $(filter-out lib/Build.mk,$(sort $(wildcard */Build.mk tests/*/Build.mk)
 
 all: deps-ok $(ALL_TARGETS)
 
-# `deps-ok` is the cheap "is anything missing" check in front of every build.
+# `deps-ok` is the cheap "is anything missing" check (one dpkg-query) in front of every build.
 .PHONY: deps-ok
 deps-ok:
-	$(Q)./tests/deps --check >/dev/null || ./tests/deps --install $(DEPS_PKGS)
+	$(Q)./tests/deps $(NEED_PKGS)
 
-deps:
-	$(Q)./tests/deps --install $(DEPS_PKGS)
+deps: deps-ok
+	@echo "deps: $(words $(BUILD_PKGS)) build and $(words $(TEST_PKGS)) test packages installed"
 
-$(OUT)/.dir:
-	$(Q)mkdir -p $(OUT) && touch $@
-
-# vmlinux.h from the guest kernel's own image (fetched and cached by the guest runner).
-$(OUT)/vmlinux.h: | $(OUT)/.dir deps-ok
-	$(call msg,GEN,$@)
+vmlinux-h: | deps-ok
+	$(call msg,GEN,$(VMLINUX_H))
 	$(Q)kdir=$$(./tests/vm/fetch-kernel $(VMLINUX_KERNEL)) && \
-		$(BPFTOOL) btf dump file $$kdir/vmlinux format c > $@.tmp && mv $@.tmp $@
+		{ printf '/* Generated by "make vmlinux-h" from the BTF of %s (%s). */\n\n' \
+			"$${kdir##*/}" "$$(cat $$kdir/kver)" && \
+		  $(BPFTOOL) btf dump file $$kdir/vmlinux format c; } > $(VMLINUX_H).tmp && \
+		mv $(VMLINUX_H).tmp $(VMLINUX_H)
 
-$(OUT)/%.bpf.o: %.bpf.c $(OUT)/vmlinux.h $(wildcard bpf/*.h) | deps-ok
+$(OUT)/%.bpf.o: %.bpf.c $(wildcard bpf/*.h) | deps-ok
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && mv $@.tmp $@

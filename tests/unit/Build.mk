@@ -14,7 +14,7 @@ $(OUT)/tests/unit/test-%: $(OUT)/tests/unit/test-%.o $(OUT)/tests/unit/cunit-mai
 
 ALL_TARGETS += $(UNIT_BINS)
 
-# test-report reads its JSON back with json-c (libjson-c-dev, in DEPS_PKGS).
+# test-report reads its JSON back with json-c (libjson-c-dev, in BUILD_PKGS).
 $(OUT)/tests/unit/test-report: PKG_LIBS += -ljson-c
 # test-report runs the report command itself
 $(OUT)/tests/unit/test-report: $(OUT)/cli/builtin-report.o
