@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include "builtin-perf-record.h"
 #include "capture-opts.h"
+#include "lbr-stale.h"
 #include "perf-merge.h"
 #include "record-session.h"
 
@@ -174,6 +175,8 @@ int perf_record_main(int argc, char **argv)
 	}
 	fprintf(stderr, "lbrsnap perf record: wrote %s and %s\n", a.output, ksyms);
 	capture_stats__print(&res.stats, "lbrsnap perf record", stderr);
+	if (res.stats.lbr_gaps)
+		lbr_stale__warn(stderr, "lbrsnap perf record", cap);
 	ret = perf_rc;
 cleanup:
 	if (!a.keep && rec && cap) {

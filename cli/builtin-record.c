@@ -14,6 +14,7 @@
 #include "builtin-perf-record.h"
 #include "builtin-record.h"
 #include "capture-opts.h"
+#include "lbr-stale.h"
 #include "record-session.h"
 
 static void usage(FILE *out)
@@ -52,6 +53,9 @@ static void print_summary(const struct capture_stats *st, const char *path)
 	fprintf(stderr, "[ lbrsnap record: Captured and wrote %.3f MB %s (%llu records) ]\n",
 		sb.st_size / 1048576.0, path, (unsigned long long)st->records);
 	capture_stats__print(st, "lbrsnap record", stderr);
+	/* last: where LBR was off, read back from the file (gaps are rare) */
+	if (st->lbr_gaps)
+		lbr_stale__warn(stderr, "lbrsnap record", path);
 }
 
 int cmd_record(int argc, char **argv)

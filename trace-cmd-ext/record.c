@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "capture-opts.h"
+#include "lbr-stale.h"
 #include "record-session.h"
 #include "trace-cmd-lbr.h"
 
@@ -247,6 +248,8 @@ int lbr__record(int argc, char **argv)
 			"merging the file it wrote\n", WIFEXITED(res.status) ? "status" : "signal",
 			WIFEXITED(res.status) ? WEXITSTATUS(res.status) : WTERMSIG(res.status));
 	capture_stats__print(&res.stats, "trace-cmd-lbr record", stderr);
+	if (res.stats.lbr_gaps)
+		lbr_stale__warn(stderr, "trace-cmd-lbr record", cap);
 	ret = lbr__write(rec, cap, a.output, false);
 cleanup:
 	if (a.keep) {

@@ -537,13 +537,20 @@ static double now_s(void)
 
 int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run *run)
 {
-	double start = now_s();
+	double start = now_s(), checked = start;
 	int n;
 
 	for (;;) {
 		n = capture__poll(c, w, 100);
 		if (n < 0)
 			return n;
+		/* LBR kept on: check the events every 100 ms; polls return sooner under load */
+		if (now_s() - checked >= 0.1) {
+			checked = now_s();
+			n = lbr_enable__check(c->lbr);
+			if (n < 0)
+				return n;
+		}
 		if (run->child > 0 && waitpid(run->child, &run->status, WNOHANG) == run->child) {
 			run->exited = true;
 			return 0;
@@ -663,6 +670,13 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	} while (ret > 0);
 	if (ret < 0)
 		return ret;
+	/* LBR kept on: a last check after the detach covers every record; then the gaps */
+	ret = lbr_enable__check(c->lbr);
+	if (ret >= 0)
+		ret = lbr_enable__write_gaps(c->lbr, w);
+	if (ret < 0)
+		return ret;
+	st->lbr_gaps = ret;
 	for (i = 0; i < c->set.nr; i++) {
 		const struct ap_slot *s = &c->aps[i];
 		struct bpf_prog_info info = {};

@@ -72,6 +72,7 @@ struct capture_stats {
 	__u64 follow_added;		/* children of the command followed */
 	__u64 follow_overflow;		/* children not followed: --follow-max reached */
 	__u64 follow_forgotten;		/* followed processes that exited */
+	__u64 lbr_gaps;			/* intervals with LBR off on a CPU (LBR_GAP) */
 };
 
 /* Invocations whose record is missing: ring buffer full, skipped by the kernel, unread. */

@@ -39,6 +39,8 @@ struct lbrfile {
 	const char *kallsyms;
 	size_t kallsyms_len;
 	const struct lbrfile_counts *counts;
+	struct lbrfile_lbr_gap *gaps;	/* by CPU, then start; overlaps merged */
+	size_t nr_gaps;
 	struct rec_index *recs;
 	size_t nr_recs;
 };
@@ -105,8 +107,12 @@ static int parse_meta(struct lbrfile *f, const char *p, size_t size)
 	return 0;
 }
 
+struct index_caps {
+	size_t aps, losses, recs, gaps;
+};
+
 static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, __u64 off,
-			 size_t *cap_aps, size_t *cap_losses, size_t *cap_recs, bool *ended)
+			 struct index_caps *cap, bool *ended)
 {
 	const char *p = (const char *)f->map + off;
 	struct lbr_record rec;
@@ -137,7 +143,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		}
 		if (a->id != f->nr_aps)
 			return -EINVAL;
-		err = grow((void **)&f->aps, cap_aps, f->nr_aps, sizeof(*f->aps));
+		err = grow((void **)&f->aps, &cap->aps, f->nr_aps, sizeof(*f->aps));
 		if (err)
 			return err;
 		ap = &f->aps[f->nr_aps++];
@@ -162,7 +168,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 	case LBRFILE_SEC_RECORD:
 		if (lbr_record__parse(p, sec->size, &rec))
 			return -EINVAL;
-		err = grow((void **)&f->recs, cap_recs, f->nr_recs, sizeof(*f->recs));
+		err = grow((void **)&f->recs, &cap->recs, f->nr_recs, sizeof(*f->recs));
 		if (err)
 			return err;
 		f->recs[f->nr_recs].time_ns = rec.ev->time_ns;
@@ -173,7 +179,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 	case LBRFILE_SEC_LOSS:
 		if (sec->size != sizeof(struct lbrfile_loss))
 			return -EINVAL;
-		err = grow((void **)&f->losses, cap_losses, f->nr_losses, sizeof(*f->losses));
+		err = grow((void **)&f->losses, &cap->losses, f->nr_losses, sizeof(*f->losses));
 		if (err)
 			return err;
 		memcpy(&f->losses[f->nr_losses++], p, sizeof(*f->losses));
@@ -183,6 +189,17 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 			return -EINVAL;
 		f->counts = (const void *)p;
 		return 0;
+	case LBRFILE_SEC_LBR_GAP: {
+		const struct lbrfile_lbr_gap *g = (const void *)p;
+
+		if (sec->size < sizeof(*g) || g->start_ns > g->end_ns)
+			return -EINVAL;
+		err = grow((void **)&f->gaps, &cap->gaps, f->nr_gaps, sizeof(*f->gaps));
+		if (err)
+			return err;
+		memcpy(&f->gaps[f->nr_gaps++], g, sizeof(*g));
+		return 0;
+	}
 	case LBRFILE_SEC_KALLSYMS:
 		f->kallsyms = p;
 		f->kallsyms_len = sec->size;
@@ -198,9 +215,39 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 	}
 }
 
+static int gap_cmp(const void *a, const void *b)
+{
+	const struct lbrfile_lbr_gap *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* Sorts the gaps by CPU and start and merges those of a CPU that overlap or touch. */
+static void merge_gaps(struct lbrfile *f)
+{
+	size_t i, n = 0;
+
+	qsort(f->gaps, f->nr_gaps, sizeof(*f->gaps), gap_cmp);
+	for (i = 0; i < f->nr_gaps; i++) {
+		struct lbrfile_lbr_gap *last = n ? &f->gaps[n - 1] : NULL, *g = &f->gaps[i];
+
+		if (last && last->cpu == g->cpu && g->start_ns <= last->end_ns) {
+			if (g->end_ns > last->end_ns)
+				last->end_ns = g->end_ns;
+			last->enabled_ns += g->enabled_ns;
+			last->running_ns += g->running_ns;
+			continue;
+		}
+		f->gaps[n++] = *g;
+	}
+	f->nr_gaps = n;
+}
+
 int lbrfile__open(const char *path, struct lbrfile **out)
 {
-	size_t cap_aps = 0, cap_losses = 0, cap_recs = 0;
+	struct index_caps cap = {};
 	const struct lbrfile_header *hdr;
 	struct lbrfile *f = NULL;
 	bool ended = false;
@@ -249,7 +296,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 			err = -EBADMSG;
 			goto cleanup;
 		}
-		err = index_section(f, sec, off, &cap_aps, &cap_losses, &cap_recs, &ended);
+		err = index_section(f, sec, off, &cap, &ended);
 		if (err) {
 			err = err == -ENOMEM ? err : -EBADMSG;
 			goto cleanup;
@@ -258,6 +305,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	}
 	/* A capture cut short (no END) is refused rather than read as if it were whole. */
 	err = ended ? 0 : -ENODATA;
+	merge_gaps(f);
 cleanup:
 	close(fd);
 	if (err) {
@@ -278,6 +326,7 @@ void lbrfile__close(struct lbrfile *f)
 	free(f->meta_kv);
 	free(f->aps);
 	free(f->losses);
+	free(f->gaps);
 	free(f->recs);
 	free(f);
 }
@@ -318,6 +367,33 @@ __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause)
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f)
 {
 	return f->counts;
+}
+
+size_t lbrfile__nr_lbr_gaps(const struct lbrfile *f)
+{
+	return f->nr_gaps;
+}
+
+const struct lbrfile_lbr_gap *lbrfile__lbr_gap(const struct lbrfile *f, size_t i)
+{
+	return i < f->nr_gaps ? &f->gaps[i] : NULL;
+}
+
+bool lbrfile__lbr_stale(const struct lbrfile *f, __u32 cpu, __u64 time_ns)
+{
+	size_t lo = 0, hi = f->nr_gaps;
+
+	/* the last gap starting at or before (cpu, time_ns); gaps of a CPU do not overlap */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lbrfile_lbr_gap *g = &f->gaps[mid];
+
+		if (g->cpu < cpu || (g->cpu == cpu && g->start_ns <= time_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && f->gaps[lo - 1].cpu == cpu && time_ns <= f->gaps[lo - 1].end_ns;
 }
 
 __u64 lbrfile__nr_records(const struct lbrfile *f)
@@ -534,6 +610,13 @@ int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts
 	int err = flush_meta(w);
 
 	return err ?: write_section(w, LBRFILE_SEC_COUNTS, counts, sizeof(*counts), NULL, 0);
+}
+
+int lbrfile_writer__lbr_gap(struct lbrfile_writer *w, const struct lbrfile_lbr_gap *gap)
+{
+	int err = flush_meta(w);
+
+	return err ?: write_section(w, LBRFILE_SEC_LBR_GAP, gap, sizeof(*gap), NULL, 0);
 }
 
 int lbrfile_writer__close(struct lbrfile_writer *w)

@@ -15,6 +15,8 @@
  *     LOSS	  struct lbrfile_loss: per attach point and cause
  *     KALLSYMS	  /proc/kallsyms text taken at the end of the capture (BPF symbols included)
  *     COUNTS	  struct lbrfile_counts: the capture's final counts (version 2)
+ *     LBR_GAP	  struct lbrfile_lbr_gap: an interval in which LBR was not fully active on
+ *		  a CPU; files without any had LBR on throughout (or no LBR events at all)
  *     END	  u64 number of RECORD sections; a file without END is incomplete
  *
  * Records come in ring-buffer order, which is not strictly time order across CPUs; use
@@ -42,6 +44,7 @@ enum lbrfile_section_type {
 	LBRFILE_SEC_KALLSYMS = 5,
 	LBRFILE_SEC_END = 6,
 	LBRFILE_SEC_COUNTS = 7,
+	LBRFILE_SEC_LBR_GAP = 8,
 };
 
 struct lbrfile_header {
@@ -98,6 +101,28 @@ struct lbrfile_counts {
 	__u64 follow_max;	/* processes the follow map holds; 0: nothing followed */
 };
 
+/*
+ * An interval during which LBR was not fully active on one CPU: the pinned branch-stack event
+ * that keeps it on was found in error state (it could not be scheduled) or had run for less
+ * time than it was enabled. LBR was off for some or all of [start_ns, end_ns]
+ * (CLOCK_MONOTONIC, the clock of the records' time_ns), so records of that CPU taken inside
+ * it may hold branches from before it: stale. The capture writes the gaps of one CPU in
+ * time order, never overlapping.
+ */
+struct lbrfile_lbr_gap {
+	__u32 cpu;
+	__u32 reserved;
+	__u64 start_ns;		/* the last check that found LBR on */
+	__u64 end_ns;		/* the check that found it on again, or the last check */
+	/*
+	 * How far the event's enabled and running times advanced over the gap. Running
+	 * behind enabled is time the event was off the PMU; time in error state counts in
+	 * neither, so the two may be equal when the event was in error state.
+	 */
+	__u64 enabled_ns;
+	__u64 running_ns;
+};
+
 /* In-memory views handed out by the reader; valid until lbrfile__close(). */
 struct lbr_attach_point {
 	__u32 id;
@@ -129,6 +154,14 @@ __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause);
 __u64 lbrfile__nr_records(const struct lbrfile *f);
 const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len);	/* NULL if absent */
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f);	/* NULL if absent */
+/*
+ * LBR gaps, ordered by CPU then start; overlapping gaps of a CPU are read as one. A file
+ * without LBR_GAP sections has none.
+ */
+size_t lbrfile__nr_lbr_gaps(const struct lbrfile *f);
+const struct lbrfile_lbr_gap *lbrfile__lbr_gap(const struct lbrfile *f, size_t i);
+/* True when time_ns on cpu falls inside a gap (ends included): the branches may be stale. */
+bool lbrfile__lbr_stale(const struct lbrfile *f, __u32 cpu, __u64 time_ns);
 /* Calls fn for every record in file order (sorted=false) or time order (sorted=true). */
 typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
 int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx);
@@ -145,6 +178,7 @@ int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss c
 			 __u64 count);
 int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len);
 int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts *counts);
+int lbrfile_writer__lbr_gap(struct lbrfile_writer *w, const struct lbrfile_lbr_gap *gap);
 /* Writes META once (on the first attach/record/close), END, and renames into place. */
 int lbrfile_writer__close(struct lbrfile_writer *w);
 /* Removes the temporary file: for error paths. */

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "lbr-stale.h"
 #include "report.h"
 #include "ret-value.h"
 #include "trim.h"
@@ -256,6 +257,57 @@ static void text_notes(struct report *r, const struct lbr_record *rec)
 	}
 }
 
+/* LBR was off on the record's CPU when it was taken (lbr-stale.h) */
+static bool rec_lbr_stale(const struct report *r, const struct lbr_record *rec)
+{
+	return r->file && lbrfile__lbr_stale(r->file, rec->ev->cpu, rec->ev->time_ns);
+}
+
+static void text_lbr_stale(struct report *r, const struct lbr_record *rec)
+{
+	if (rec_lbr_stale(r, rec))
+		fputs("    [LBR was off on this CPU: branches may be stale]\n", r->out);
+}
+
+static void json_lbr_stale(struct report *r, const struct lbr_record *rec)
+{
+	fprintf(r->out, ",\"lbr_stale\":%s", rec_lbr_stale(r, rec) ? "true" : "false");
+}
+
+/* Summary: per CPU, how long LBR was off and how many records fall in that time. */
+static int lbr_off_summary(struct report *r)
+{
+	struct lbr_stale s = {};
+	FILE *out = r->out;
+	char dur[32];
+	size_t i;
+	int err;
+
+	err = r->file ? lbr_stale__tally(r->file, &s) : 0;
+	if (err)
+		return err;
+	if (r->json)
+		fputs(",\"lbr_off\":[", out);
+	for (i = 0; i < s.nr_cpus; i++) {
+		const struct lbr_stale_cpu *c = &s.cpus[i];
+
+		if (r->json)
+			fprintf(out, "%s{\"cpu\":%u,\"intervals\":%u,\"off_ns\":%llu,"
+				"\"stale_records\":%llu}", i ? "," : "", c->cpu, c->nr_gaps,
+				(unsigned long long)c->off_ns, (unsigned long long)c->records);
+		else
+			fprintf(out, "[ lbrsnap: cpu %u: LBR was off for up to %s (%u interval%s): "
+				"%llu record%s may have stale branches ]\n", c->cpu,
+				lbr_stale__duration(c->off_ns, dur, sizeof(dur)), c->nr_gaps,
+				c->nr_gaps == 1 ? "" : "s", (unsigned long long)c->records,
+				c->records == 1 ? "" : "s");
+	}
+	if (r->json)
+		fprintf(out, "],\"lbr_stale_records\":%llu", (unsigned long long)s.records);
+	lbr_stale__free(&s);
+	return 0;
+}
+
 static void json_loc(FILE *out, const char *key, const struct symbolize_loc *loc, __u64 addr)
 {
 	char buf[SYM_LEN];
@@ -376,6 +428,7 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,
 		(unsigned long long)ev->seq, trimmed, stack_trimmed);
+	json_lbr_stale(r, rec);
 	json_branches(r, rec, trimmed);
 	json_stack(r, rec, stack_trimmed);
 	fputs("}\n", out);
@@ -404,6 +457,7 @@ int report__record(struct report *r, const struct lbr_record *rec)
 		if (ev->nr_stack)
 			text_stack(r, rec, stack_trimmed);
 		text_notes(r, rec);
+		text_lbr_stale(r, rec);
 		fputc('\n', r->out);
 	}
 	return ferror(r->out) ? -EIO : 0;
@@ -455,11 +509,11 @@ static void text_summary(struct report *r)
 			r->nr_with_stack ? "; kernel stacks captured instead" : "");
 }
 
-static void json_summary(struct report *r)
+static int json_summary(struct report *r)
 {
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
-	int c;
+	int c, err;
 
 	fputs("{\"losses\":[", out);
 	for (ap = 0; ap < nr_ap; ap++) {
@@ -474,16 +528,22 @@ static void json_summary(struct report *r)
 	}
 	fprintf(out, "],\"records\":%llu,\"lbr\":", (unsigned long long)r->nr_records);
 	json_cstr(out, r->file ? lbrfile__meta(r->file, "lbr") : NULL);
+	err = lbr_off_summary(r);
 	fputs("}\n", out);
+	return err;
 }
 
 int report__summary(struct report *r)
 {
-	if (r->json)
-		json_summary(r);
-	else
+	int err;
+
+	if (r->json) {
+		err = json_summary(r);
+	} else {
 		text_summary(r);
-	return ferror(r->out) ? -EIO : 0;
+		err = lbr_off_summary(r);
+	}
+	return err ?: ferror(r->out) ? -EIO : 0;
 }
 
 static int record_cb(const struct lbr_record *rec, void *ctx)

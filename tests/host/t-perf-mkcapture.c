@@ -7,6 +7,7 @@
  *   ap SPEC TARGET [ret [KIND SIZE TYPE]]
  *   rec AP TIME CPU PID TID COMM RET [br=FROM:TO:FLAGS,...] [st=ADDR,...]
  *   loss AP CAUSE COUNT
+ *   gap CPU START END ENABLED RUNNING	(an interval with LBR off on CPU, lbrfile.h)
  *   kallsyms PATH
  *
  * Numbers are C literals (0x... for addresses); br entries are listed most recent first,
@@ -136,6 +137,7 @@ int main(int argc, char **argv)
 	struct lbrfile_writer *w;
 	char line[8192], a[1024], b[1024], c[64], type[256];
 	unsigned long long n1, n2, n3;
+	struct lbrfile_lbr_gap gap = {};
 	struct lbr_attach_point ap;
 	int err = 0, nr_aps = 0, rest;
 
@@ -168,6 +170,11 @@ int main(int argc, char **argv)
 			   sscanf(line + 5, "%lli %lli %lli", (long long *)&n1, (long long *)&n2,
 				  (long long *)&n3) == 3) {
 			err = lbrfile_writer__loss(w, n1, n2, n3);
+		} else if (!strncmp(line, "gap ", 4) && sscanf(line + 4, "%u %llu %llu %llu %llu",
+							      &gap.cpu, &gap.start_ns, &gap.end_ns,
+							      &gap.enabled_ns,
+							      &gap.running_ns) == 5) {
+			err = lbrfile_writer__lbr_gap(w, &gap);
 		} else if (!strncmp(line, "kallsyms ", 9) && sscanf(line + 9, "%1023s", a) == 1) {
 			err = add_kallsyms(w, a);
 		} else if (line[0] != '#' && line[0] != '\n') {

@@ -17,6 +17,7 @@ import sys
 FIELDS = {"time_ns": str, "cpu": int, "pid": int, "tid": int, "comm": str, "ap": int,
           "spec": str, "target": str, "flags": int, "clobbered": bool, "lbr_ret": int,
           "stack_err": int, "seq": int, "branches": list, "stack": list}
+FIELDS["lbr_stale"] = bool      # LBR was off on the record's CPU when it was taken
 
 recs, summary = [], None
 for line in sys.stdin:
