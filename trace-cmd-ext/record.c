@@ -19,6 +19,7 @@
 #include "capture-opts.h"
 #include "lbr-stale.h"
 #include "record-session.h"
+#include "record.h"
 #include "trace-cmd-lbr.h"
 
 static const char record_usage[] =

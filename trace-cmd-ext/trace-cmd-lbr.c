@@ -12,6 +12,7 @@
 #include <string.h>
 #include "subcmd.h"
 #include "tracedat-merge.h"
+#include "record.h"
 #include "trace-cmd-lbr.h"
 
 static void print_stats(const char *output, const struct tracedat_merge_stats *st)

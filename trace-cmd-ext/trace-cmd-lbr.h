@@ -6,7 +6,5 @@
 
 /* Converts (input NULL) or merges; prints errors and the summary. Returns an exit code. */
 int lbr__write(const char *input, const char *capture, const char *output, bool quiet);
-/* `trace-cmd-lbr record` */
-int lbr__record(int argc, char **argv);
 
 #endif /* LBRSNAP_TRACE_CMD_LBR_H */

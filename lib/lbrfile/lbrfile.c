@@ -14,9 +14,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "align.h"
+#include "out-file.h"
 #include "lbrfile.h"
 
-#define ALIGN8(x) (((x) + 7) & ~(__u64)7)
 
 struct rec_index {
 	__u64 time_ns;
@@ -287,7 +288,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		err = -EBADMSG;
 		goto cleanup;
 	}
-	off = ALIGN8(hdr->header_size);
+	off = ALIGN(hdr->header_size, 8);
 	while (off + sizeof(struct lbrfile_section) <= f->len && !ended) {
 		const struct lbrfile_section *sec = (const void *)((char *)f->map + off);
 
@@ -301,7 +302,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 			err = err == -ENOMEM ? err : -EBADMSG;
 			goto cleanup;
 		}
-		off += ALIGN8(sec->size);
+		off += ALIGN(sec->size, 8);
 	}
 	/* A capture cut short (no END) is refused rather than read as if it were whole. */
 	err = ended ? 0 : -ENODATA;
@@ -449,9 +450,8 @@ int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void
 /* Writer */
 
 struct lbrfile_writer {
-	FILE *fp;
-	char *path;
-	char *tmp_path;
+	struct out_file out;
+	FILE *fp;		/* buffered, on out */
 	char *meta;
 	size_t meta_len;
 	bool meta_done;
@@ -469,13 +469,11 @@ int lbrfile_writer__create(const char *path, struct lbrfile_writer **out)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->path = strdup(path);
-	if (!w->path || asprintf(&w->tmp_path, "%s.tmp", path) < 0) {
-		w->tmp_path = NULL;
-		err = -ENOMEM;
+	w->out = (struct out_file)OUT_FILE_INIT;
+	err = out_file__open(&w->out, path);
+	if (err)
 		goto cleanup;
-	}
-	w->fp = fopen(w->tmp_path, "we");
+	w->fp = out_file__stdio(&w->out);
 	if (!w->fp) {
 		err = -errno;
 		goto cleanup;
@@ -497,7 +495,7 @@ static int write_section(struct lbrfile_writer *w, __u32 type, const void *a, si
 {
 	static const char zero[8];
 	struct lbrfile_section sec = { .type = type, .size = alen + blen };
-	size_t pad = ALIGN8(sec.size) - sec.size;
+	size_t pad = ALIGN(sec.size, 8) - sec.size;
 
 	if (w->err)
 		return w->err;
@@ -626,34 +624,17 @@ int lbrfile_writer__close(struct lbrfile_writer *w)
 	err = flush_meta(w);
 	if (!err)
 		err = write_section(w, LBRFILE_SEC_END, &w->nr_recs, sizeof(w->nr_recs), NULL, 0);
-	if (!err && (fflush(w->fp) || fsync(fileno(w->fp))))
-		err = -errno;
-	if (fclose(w->fp) && !err)
-		err = -errno;
-	w->fp = NULL;
-	if (!err && rename(w->tmp_path, w->path))
-		err = -errno;
-	if (err) {
-		lbrfile_writer__abort(w);
-		return err;
-	}
-	free(w->meta);
-	free(w->path);
-	free(w->tmp_path);
-	free(w);
-	return 0;
+	if (!err)
+		err = out_file__commit(&w->out);
+	lbrfile_writer__abort(w);
+	return err;
 }
 
 void lbrfile_writer__abort(struct lbrfile_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fp)
-		fclose(w->fp);
-	if (w->tmp_path)
-		unlink(w->tmp_path);
+	out_file__abort(&w->out);
 	free(w->meta);
-	free(w->path);
-	free(w->tmp_path);
 	free(w);
 }

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "perf-tracing-data.h"
+#include "perf-event-desc.h"
 #include "perf-data-writer.h"
 #include "version.h"
 #include "perf-convert.h"

@@ -7,18 +7,19 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "align.h"
+#include "perf-event-desc.h"
 #include "perf-lbr.h"
 
-#define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
 
 size_t perf_feat__string_size(const char *s)
 {
-	return 4 + ALIGN8(strlen(s) + 1);
+	return 4 + ALIGN(strlen(s) + 1, 8);
 }
 
 size_t perf_feat__put_string(void *buf, const char *s)
 {
-	size_t len = ALIGN8(strlen(s) + 1);
+	size_t len = ALIGN(strlen(s) + 1, 8);
 
 	*(__u32 *)buf = len;
 	memset((char *)buf + 4, 0, len);

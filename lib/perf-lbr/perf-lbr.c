@@ -12,13 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "align.h"
+#include "out-file.h"
 #include "ksyms.h"
 #include "lbr-enable.h"
 #include "ret-value.h"
 #include "trim.h"
 #include "perf-lbr.h"
 
-#define ALIGN8(x)		(((x) + 7) & ~(size_t)7)
 #define REC_BUF_SIZE		8192
 /* what perf record -b says when no -j is given; captures without META branch_filter */
 #define DEFAULT_BRANCH_FILTER	"any,k"
@@ -335,9 +336,9 @@ static int emit_kmmap(struct perf_lbr *pl, __u64 start, __u64 len, __u64 pgoff, 
 	*(__u64 *)(body + 8) = start;
 	*(__u64 *)(body + 16) = len;
 	*(__u64 *)(body + 24) = pgoff;
-	memset(body + 32, 0, ALIGN8(nlen));
+	memset(body + 32, 0, ALIGN(nlen, 8));
 	memcpy(body + 32, name, nlen);
-	n = 8 + 32 + ALIGN8(nlen);
+	n = 8 + 32 + ALIGN(nlen, 8);
 	n += put_trailer(&pl->evs[pl->nr_evs - 1], (__u64 *)((char *)pl->buf + n), -1, 0, 0, 0);
 	return emit(pl, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, n, 0);
 }
@@ -386,9 +387,9 @@ static int emit_ksymbols(struct perf_lbr *pl)
 		*(__u32 *)(body + 8) = s->size ? s->size : 1;
 		*(__u16 *)(body + 12) = 1;
 		*(__u16 *)(body + 14) = 0;
-		memset(body + 16, 0, ALIGN8(nlen));
+		memset(body + 16, 0, ALIGN(nlen, 8));
 		memcpy(body + 16, s->name, nlen);
-		n = 8 + 16 + ALIGN8(nlen);
+		n = 8 + 16 + ALIGN(nlen, 8);
 		n += put_trailer(&pl->evs[pl->nr_evs - 1], (__u64 *)((char *)pl->buf + n), 0, 0, 0, 0);
 		err = emit(pl, PERF_RECORD_KSYMBOL, PERF_RECORD_MISC_KERNEL, n, 0);
 		if (err)
@@ -452,9 +453,9 @@ static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
 	len = strlen(slot->comm) + 1;
 	*(__u32 *)body = ev->pid;
 	*(__u32 *)(body + 4) = ev->tid;
-	memset(body + 8, 0, ALIGN8(len));
+	memset(body + 8, 0, ALIGN(len, 8));
 	memcpy(body + 8, slot->comm, len);
-	n = 8 + 8 + ALIGN8(len);
+	n = 8 + 8 + ALIGN(len, 8);
 	n += put_trailer(e, (__u64 *)((char *)pl->buf + n), ev->pid, ev->tid, ev->time_ns,
 			 ev->cpu);
 	return emit(pl, PERF_RECORD_COMM, 0, n, ev->time_ns);
@@ -610,23 +611,16 @@ int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn know
 
 int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path)
 {
-	char *tmp = NULL;
-	FILE *f = NULL;
-	int err = 0;
+	struct out_file out;
+	int err;
 
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
-	f = fopen(tmp, "w");
-	if (!f || fwrite(pl->kallsyms, 1, pl->kallsyms_len, f) != pl->kallsyms_len)
-		err = -errno ? -errno : -EIO;
-	if (f && fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err) {
+	err = out_file__open(&out, path);
+	if (!err)
+		err = write_all(out.fd, pl->kallsyms, pl->kallsyms_len);
+	if (!err)
+		err = out_file__commit(&out);
+	if (err)
 		fprintf(stderr, "%s: %s\n", path, strerror(-err));
-		unlink(tmp);
-	}
-	free(tmp);
+	out_file__abort(&out);
 	return err;
 }

@@ -72,24 +72,4 @@ int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn know
 /* Writes the capture's kallsyms text to path (for `perf report --kallsyms`). */
 int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path);
 
-/*
- * HEADER_TRACING_DATA: a new payload with the "lbr" system (orig NULL), or orig with the
- * "lbr" system added. perf-tracing-data.c.
- */
-int perf_lbr__tracing_data(const struct perf_lbr *pl, const void *orig, size_t orig_len,
-			   void **out, size_t *out_len);
-/* Highest event format ID in a TRACING_DATA payload (0 if none), or negative errno. */
-int perf_tracing_data__max_id(const void *data, size_t len, __u32 *max_id);
-
-/*
- * HEADER_EVENT_DESC: orig (may be NULL) with add_sample_type or'ed into its attributes and
- * an entry per lbr event appended. perf-event-desc.c.
- */
-int perf_lbr__event_desc(const struct perf_lbr *pl, const void *orig, size_t orig_len,
-			 __u64 add_sample_type, void **out, size_t *out_len);
-
-/* Feature string: u32 len, NUL-terminated text padded to 8. Returns the bytes written. */
-size_t perf_feat__put_string(void *buf, const char *s);
-size_t perf_feat__string_size(const char *s);
-
 #endif /* LBRSNAP_PERF_LBR_H */

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "perf-tracing-data.h"
+#include "perf-event-desc.h"
 #include "perf-sample.h"
 #include "perf-data-reader.h"
 #include "perf-data-writer.h"

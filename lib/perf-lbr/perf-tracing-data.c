@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "perf-tracing-data.h"
 #include "perf-lbr.h"
 #include "ret-value.h"
 #include "tracedat-live.h"

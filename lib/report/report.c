@@ -478,6 +478,7 @@ static bool lbr_available(const char *lbr)
 
 static void text_summary(struct report *r)
 {
+	const struct lbrfile_counts *counts = r->file ? lbrfile__counts(r->file) : NULL;
 	const char *lbr = r->file ? lbrfile__meta(r->file, "lbr") : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
@@ -500,6 +501,11 @@ static void text_summary(struct report *r)
 	}
 	fprintf(out, "[ lbrsnap: %llu record%s%s ]\n", (unsigned long long)r->nr_records,
 		r->nr_records == 1 ? "" : "s", lost ? "" : ", none lost");
+	if (counts)
+		fprintf(out, "[ lbrsnap: the capture counted %llu hook hits: %llu recorded, %llu "
+			"filtered, %llu sampled out ]\n", (unsigned long long)counts->hits,
+			(unsigned long long)counts->records, (unsigned long long)counts->filtered,
+			(unsigned long long)counts->sampled_out);
 	if (!lbr)
 		return;
 	if (lbr_available(lbr))
@@ -511,6 +517,7 @@ static void text_summary(struct report *r)
 
 static int json_summary(struct report *r)
 {
+	const struct lbrfile_counts *counts = r->file ? lbrfile__counts(r->file) : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
 	int c, err;
@@ -526,7 +533,16 @@ static int json_summary(struct report *r)
 				(unsigned long long)lbrfile__loss(r->file, ap, c));
 		fputc('}', out);
 	}
-	fprintf(out, "],\"records\":%llu,\"lbr\":", (unsigned long long)r->nr_records);
+	fprintf(out, "],\"records\":%llu", (unsigned long long)r->nr_records);
+	if (counts)
+		fprintf(out, ",\"counts\":{\"hits\":%llu,\"records\":%llu,\"filtered\":%llu,"
+			"\"sampled_out\":%llu,\"emitted\":%llu,\"follow_overflow\":%llu}",
+			(unsigned long long)counts->hits, (unsigned long long)counts->records,
+			(unsigned long long)counts->filtered,
+			(unsigned long long)counts->sampled_out,
+			(unsigned long long)counts->emitted,
+			(unsigned long long)counts->follow_overflow);
+	fputs(",\"lbr\":", out);
 	json_cstr(out, r->file ? lbrfile__meta(r->file, "lbr") : NULL);
 	err = lbr_off_summary(r);
 	fputs("}\n", out);

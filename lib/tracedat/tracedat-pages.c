@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "align.h"
 #include "out-file.h"
 #include "tracedat-pages.h"
 
@@ -86,7 +87,7 @@ int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, un
 			long long missed)
 {
 	unsigned int room = p->page_size - TRACEDAT_PAGE_HEADER;
-	unsigned int plen = (len + 3) & ~3U;
+	unsigned int plen = ALIGN(len, 4U);
 	unsigned int hlen = plen <= TYPE_LEN_MAX_DATA * 4 && plen ? 4 : 8;
 	unsigned int need = hlen + plen;
 	unsigned char *dst;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "perf-tracing-data.h"
 #include "perf-convert.h"
 #include "perf-merge.h"
 #include "perf-data.h"
