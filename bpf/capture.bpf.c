@@ -55,6 +55,7 @@ const volatile __s64 filter_ret;
 const volatile __u32 sample_every;
 const volatile bool want_stack;
 const volatile bool want_lbr;		/* LBR is on: reserve room for branches */
+const volatile __u64 wakeup_bytes;	/* wake the consumer once this much data waits */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -231,7 +232,13 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		}
 	}
 	ev->flags = flags;
-	bpf_ringbuf_submit(ev, 0);
+	/*
+	 * A wake-up per record is a self-interrupt (irq_work), a trapped MSR write on a virtual
+	 * machine: wake the consumer by amount, as perf's watermark does; it also polls with a
+	 * timeout, so a quiet capture still drains.
+	 */
+	bpf_ringbuf_submit(ev, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 	__sync_fetch_and_add(&sc->emitted, 1);
 	goto done;
 filtered:

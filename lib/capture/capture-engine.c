@@ -149,6 +149,8 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->sample_every = o->sample;
 	skel->rodata->want_stack = o->stack || !c->lbr_on;
 	skel->rodata->want_lbr = c->lbr_on;
+	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
+	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
 }
 
 /* Places every attach point: an object, a program of its kind in it and its pool slots. */
@@ -519,7 +521,13 @@ int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms)
 
 	c->sink = w;
 	c->sink_err = 0;
+	/*
+	 * Records are submitted without a wake-up until a quarter of the buffer waits, so the
+	 * poll may time out with records ready: consume them either way.
+	 */
 	ret = ring_buffer__poll(c->rb, timeout_ms);
+	if (ret >= 0 && !c->sink_err)
+		ret = ring_buffer__consume(c->rb);
 	if (c->sink_err)
 		return c->sink_err;
 	if (ret < 0 && ret != -EINTR)
