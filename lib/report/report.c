@@ -105,16 +105,24 @@ static const struct lbr_attach_point *rec_ap(const struct report *r, const struc
  * Symbolizes addr. Stack entries are return addresses: they are looked up one byte back so
  * that a call at the very end of a function is not credited to the next one.
  */
+static const struct ksym *ks_lookup(const struct ksyms *ks, __u64 addr, bool ret_addr,
+				    __u64 *off)
+{
+	const struct ksym *sym = ks ? ksyms__find(ks, ret_addr ? addr - 1 : addr) : NULL;
+
+	if (sym)
+		*off = addr - sym->addr;
+	return sym;
+}
+
 static void lookup(struct report *r, __u64 addr, bool ret_addr, struct symbolize_loc *loc)
 {
 	memset(loc, 0, sizeof(*loc));
-	if (r->sym) {
-		symbolizer__lookup(r->sym, ret_addr ? addr - 1 : addr, loc);
-	} else if (r->ks) {
-		loc->sym = ksyms__find(r->ks, ret_addr ? addr - 1 : addr);
-		if (loc->sym)
-			loc->off = addr - (ret_addr ? 1 : 0) - loc->sym->addr;
+	if (!r->sym) {
+		loc->sym = ks_lookup(r->ks, addr, ret_addr, &loc->off);
+		return;
 	}
+	symbolizer__lookup(r->sym, ret_addr ? addr - 1 : addr, loc);
 	if (loc->sym && ret_addr)
 		loc->off++;
 }
@@ -152,16 +160,22 @@ static void text_inline(FILE *out, const struct symbolize_loc *loc, const char *
 	}
 }
 
-static void text_header(struct report *r, const struct lbr_record *rec)
+/* when and who: "1.000002 [001] cat/1234/1235" */
+static void text_when(FILE *out, const struct lbrsnap_event *ev)
+{
+	fprintf(out, "%llu.%06llu [%03u] ", (unsigned long long)(ev->time_ns / 1000000000),
+		(unsigned long long)(ev->time_ns % 1000000000 / 1000), ev->cpu);
+	text_comm(out, ev);
+	fprintf(out, "/%u/%u", ev->pid, ev->tid);
+}
+
+/* where and what: "fexit:do_sys_openat2 ret=-2 (ENOENT)" */
+static void text_what(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
 	FILE *out = r->out;
 
-	fprintf(out, "%llu.%06llu [%03u] ", (unsigned long long)(ev->time_ns / 1000000000),
-		(unsigned long long)(ev->time_ns % 1000000000 / 1000), ev->cpu);
-	text_comm(out, ev);
-	fprintf(out, "/%u/%u ", ev->pid, ev->tid);
 	if (ap)
 		fputs(ap->spec, out);
 	else
@@ -176,10 +190,22 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 		if (name)
 			fprintf(out, " (%s)", name);
 	}
-	fputc('\n', out);
 }
 
-static void text_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+static void text_header(struct report *r, const struct lbr_record *rec)
+{
+	text_when(r->out, rec->ev);
+	fputc(' ', r->out);
+	text_what(r, rec);
+	fputc('\n', r->out);
+}
+
+/*
+ * path: a group's path (report__groups): what all its records share, so no per-record flags
+ * and no trimming notes
+ */
+static void text_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+			  bool path)
 {
 	unsigned int i, nr = rec->ev->nr_branches;
 	unsigned int first = r->keep_all ? 0 : trimmed;
@@ -196,9 +222,9 @@ static void text_branches(struct report *r, const struct lbr_record *rec, unsign
 		text_loc(out, &from, b->from);
 		fputs(" -> ", out);
 		text_loc(out, &to, b->to);
-		if (BR_MISPRED(b->flags))
+		if (BR_MISPRED(b->flags) && !path)
 			fputs(" [mispred]", out);
-		if (BR_CYCLES(b->flags))
+		if (BR_CYCLES(b->flags) && !path)
 			fprintf(out, " [%llu cycles]", (unsigned long long)BR_CYCLES(b->flags));
 		fputc('\n', out);
 		text_inline(out, &from, "            ");
@@ -207,7 +233,7 @@ static void text_branches(struct report *r, const struct lbr_record *rec, unsign
 			text_inline(out, &to, "            ");
 		}
 	}
-	if (!trimmed)
+	if (!trimmed || path)
 		return;
 	if (r->keep_all)
 		fprintf(out, "    [the %u newest entries, marked ~, are the tracing path]\n",
@@ -217,13 +243,14 @@ static void text_branches(struct report *r, const struct lbr_record *rec, unsign
 			trimmed);
 }
 
-static void text_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+static void text_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+		       bool path)
 {
 	unsigned int i, nr = rec->ev->nr_stack;
 	FILE *out = r->out;
 
 	fputs("    kernel stack, innermost first:\n", out);
-	if (trimmed && !r->keep_all)
+	if (trimmed && !r->keep_all && !path)
 		fprintf(out, "      [%u tracing-path frames trimmed, --keep-all shows them]\n",
 			trimmed);
 	for (i = r->keep_all ? 0 : trimmed; i < nr; i++) {
@@ -318,23 +345,29 @@ static void json_loc(FILE *out, const char *key, const struct symbolize_loc *loc
 	json_cstr(out, src_str(loc, buf, sizeof(buf)));
 }
 
-static void json_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+/* path: a group's path, the entries of its key (no per-record flags) */
+static void json_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+			  bool path)
 {
-	unsigned int i;
+	unsigned int i, first = path && !r->keep_all ? trimmed : 0;
 	FILE *out = r->out;
 
 	fputs(",\"branches\":[", out);
-	for (i = 0; i < rec->ev->nr_branches; i++) {
+	for (i = first; i < rec->ev->nr_branches; i++) {
 		const struct lbrsnap_branch *b = &rec->branches[i];
 		struct symbolize_loc from, to;
 
 		lookup(r, b->from, false, &from);
 		lookup(r, b->to, false, &to);
-		fprintf(out, "%s{\"from\":\"0x%llx\",\"to\":\"0x%llx\"", i ? "," : "",
+		fprintf(out, "%s{\"from\":\"0x%llx\",\"to\":\"0x%llx\"", i > first ? "," : "",
 			(unsigned long long)b->from, (unsigned long long)b->to);
 		/* from_sym/from_src, then to_sym/to_src */
 		json_loc(out, "from", &from, b->from);
 		json_loc(out, "to", &to, b->to);
+		if (path) {
+			fprintf(out, ",\"trimmed\":%s}", i < trimmed ? "true" : "false");
+			continue;
+		}
 		fprintf(out, ",\"flags\":%llu,\"mispred\":%s,\"predicted\":%s,\"cycles\":%llu,"
 			"\"type\":\"%s\",\"trimmed\":%s}", (unsigned long long)b->flags,
 			BR_MISPRED(b->flags) ? "true" : "false",
@@ -345,18 +378,19 @@ static void json_branches(struct report *r, const struct lbr_record *rec, unsign
 	fputc(']', out);
 }
 
-static void json_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+static void json_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+		       bool path)
 {
-	unsigned int i;
+	unsigned int i, first = path && !r->keep_all ? trimmed : 0;
 	FILE *out = r->out;
 	char buf[SYM_LEN];
 
 	fputs(",\"stack\":[", out);
-	for (i = 0; i < rec->ev->nr_stack; i++) {
+	for (i = first; i < rec->ev->nr_stack; i++) {
 		struct symbolize_loc loc;
 
 		lookup(r, rec->stack[i], true, &loc);
-		fprintf(out, "%s{\"addr\":\"0x%llx\",\"sym\":", i ? "," : "",
+		fprintf(out, "%s{\"addr\":\"0x%llx\",\"sym\":", i > first ? "," : "",
 			(unsigned long long)rec->stack[i]);
 		json_cstr(out, loc.sym ? symbolize__format(&loc, rec->stack[i], buf, sizeof(buf)) :
 			  NULL);
@@ -402,18 +436,23 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
 		json_cstr(out, val);
 }
 
-static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
-			unsigned int stack_trimmed)
+/* "time_ns", "cpu", "pid", "tid", "comm" */
+static void json_when(FILE *out, const struct lbrsnap_event *ev)
+{
+	/* a string: nanoseconds since boot pass 2^53 after 104 days, and jq rounds them */
+	fprintf(out, "\"time_ns\":\"%llu\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
+		(unsigned long long)ev->time_ns, ev->cpu, ev->pid, ev->tid);
+	report__json_str(out, ev->comm, comm_len(ev));
+}
+
+/* ",ap", "spec", "target", "ret", "ret_type", "errno" */
+static void json_what(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
 	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
 	FILE *out = r->out;
 
-	/* a string: nanoseconds since boot pass 2^53 after 104 days, and jq rounds them */
-	fprintf(out, "{\"time_ns\":\"%llu\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-		(unsigned long long)ev->time_ns, ev->cpu, ev->pid, ev->tid);
-	report__json_str(out, ev->comm, comm_len(ev));
 	fprintf(out, ",\"ap\":%u,\"spec\":", ev->ap);
 	json_cstr(out, ap ? ap->spec : NULL);
 	fputs(",\"target\":", out);
@@ -424,38 +463,64 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 	json_cstr(out, kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
 	fputs(",\"errno\":", out);
 	json_cstr(out, lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
+}
+
+static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+			unsigned int stack_trimmed)
+{
+	const struct lbrsnap_event *ev = rec->ev;
+	FILE *out = r->out;
+
+	fputc('{', out);
+	json_when(out, ev);
+	json_what(r, rec);
 	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,
 		(unsigned long long)ev->seq, trimmed, stack_trimmed);
 	json_lbr_stale(r, rec);
-	json_branches(r, rec, trimmed);
-	json_stack(r, rec, stack_trimmed);
+	json_branches(r, rec, trimmed, false);
+	json_stack(r, rec, stack_trimmed, false);
 	fputs("}\n", out);
+}
+
+/* How many of the newest branches and innermost frames are the tracing path (trim.h). */
+static void rec_trim(struct report *r, const struct lbr_record *rec, unsigned int *trimmed,
+		     unsigned int *stack_trimmed)
+{
+	const struct lbr_attach_point *ap = rec_ap(r, rec);
+	const char *target = ap ? ap->target : NULL;
+
+	*trimmed = 0;
+	*stack_trimmed = 0;
+	if (!r->ks)
+		return;
+	*trimmed = trim__branches(r->ks, rec->branches, rec->ev->nr_branches, target);
+	*stack_trimmed = trim__stack(r->ks, rec->stack, rec->ev->nr_stack, target);
+}
+
+static void rec_count(struct report *r, const struct lbr_record *rec)
+{
+	r->nr_records++;
+	r->nr_with_branches += rec->ev->nr_branches > 0;
+	r->nr_with_stack += rec->ev->nr_stack > 0;
 }
 
 int report__record(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
-	const struct lbr_attach_point *ap = rec_ap(r, rec);
-	const char *target = ap ? ap->target : NULL;
-	unsigned int trimmed = 0, stack_trimmed = 0;
+	unsigned int trimmed, stack_trimmed;
 
-	if (r->ks) {
-		trimmed = trim__branches(r->ks, rec->branches, ev->nr_branches, target);
-		stack_trimmed = trim__stack(r->ks, rec->stack, ev->nr_stack, target);
-	}
-	r->nr_records++;
-	r->nr_with_branches += ev->nr_branches > 0;
-	r->nr_with_stack += ev->nr_stack > 0;
+	rec_trim(r, rec, &trimmed, &stack_trimmed);
+	rec_count(r, rec);
 	if (r->json) {
 		json_record(r, rec, trimmed, stack_trimmed);
 	} else {
 		text_header(r, rec);
 		if (ev->nr_branches)
-			text_branches(r, rec, trimmed);
+			text_branches(r, rec, trimmed, false);
 		if (ev->nr_stack)
-			text_stack(r, rec, stack_trimmed);
+			text_stack(r, rec, stack_trimmed, false);
 		text_notes(r, rec);
 		text_lbr_stale(r, rec);
 		fputc('\n', r->out);
