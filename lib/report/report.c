@@ -564,8 +564,12 @@ static void text_summary(struct report *r)
 			lost = true;
 		}
 	}
-	fprintf(out, "[ lbrsnap: %llu record%s%s ]\n", (unsigned long long)r->nr_records,
-		r->nr_records == 1 ? "" : "s", lost ? "" : ", none lost");
+	fprintf(out, "[ lbrsnap: %llu record%s", (unsigned long long)r->nr_records,
+		r->nr_records == 1 ? "" : "s");
+	if (r->group)
+		fprintf(out, " in %llu group%s", (unsigned long long)r->nr_groups,
+			r->nr_groups == 1 ? "" : "s");
+	fprintf(out, "%s ]\n", lost ? "" : ", none lost");
 	if (counts)
 		fprintf(out, "[ lbrsnap: the capture counted %llu hook hits: %llu recorded, %llu "
 			"filtered, %llu sampled out ]\n", (unsigned long long)counts->hits,
@@ -599,6 +603,8 @@ static int json_summary(struct report *r)
 		fputc('}', out);
 	}
 	fprintf(out, "],\"records\":%llu", (unsigned long long)r->nr_records);
+	if (r->group)
+		fprintf(out, ",\"groups\":%llu", (unsigned long long)r->nr_groups);
 	if (counts)
 		fprintf(out, ",\"counts\":{\"hits\":%llu,\"records\":%llu,\"filtered\":%llu,"
 			"\"sampled_out\":%llu,\"emitted\":%llu,\"follow_overflow\":%llu}",
@@ -627,6 +633,207 @@ int report__summary(struct report *r)
 	return err ?: ferror(r->out) ? -EIO : 0;
 }
 
+/*
+ * Tags of the grouping key's fields (group.h). A field that identifies a path and is added
+ * to records later (syscall name, arguments) is one more tag and one more
+ * group_key__add() in rec_key().
+ */
+enum {
+	KEY_AP = 'a',		/* attach point spec: ids differ between captures */
+	KEY_AP_ID = 'A',	/* attach point id, for a record whose attach point is unknown */
+	KEY_RET = 'r',		/* return value, already extended by its type */
+	KEY_FLAGS = 'f',	/* the flags the record's notes depend on */
+	KEY_STACK_ERR = 'e',
+	KEY_LBR_RET = 'l',	/* for a record without branches or stack: why */
+	KEY_BRANCH = 'b',	/* a branch: its from and to locations follow */
+	KEY_FRAME = 's',	/* a stack frame: its location follows */
+	KEY_SYM = 'n',		/* location: symbol name, */
+	KEY_MODULE = 'm',	/*   module if any, */
+	KEY_OFF = 'o',		/*   offset */
+	KEY_ADDR = 'x',		/* location without a symbol: the address */
+};
+
+/* By symbol+offset, so that the key does not depend on where the kernel was loaded. */
+static void key_loc(struct report *r, struct group_key *k, __u64 addr, bool ret_addr)
+{
+	__u64 off = 0;
+	const struct ksym *sym = ks_lookup(r->ks, addr, ret_addr, &off);
+
+	if (!sym) {
+		group_key__add_u64(k, KEY_ADDR, addr);
+		return;
+	}
+	group_key__add_str(k, KEY_SYM, sym->name);
+	if (sym->module)
+		group_key__add_str(k, KEY_MODULE, sym->module);
+	group_key__add_u64(k, KEY_OFF, off);
+}
+
+/*
+ * What makes two records the same path: attach point, return value, and the branches and
+ * stack without the tracing path (it differs between BPF program loads; --keep-all keeps
+ * it). The flags and errors text_notes() prints are in it too, so that the group's example
+ * speaks for all of its records.
+ */
+static void rec_key(struct report *r, const struct lbr_record *rec, struct group_key *k)
+{
+	const struct lbrsnap_event *ev = rec->ev;
+	const struct lbr_attach_point *ap = rec_ap(r, rec);
+	unsigned int i, trimmed, stack_trimmed;
+
+	rec_trim(r, rec, &trimmed, &stack_trimmed);
+	if (r->keep_all)
+		trimmed = stack_trimmed = 0;
+	group_key__reset(k);
+	if (ap)
+		group_key__add_str(k, KEY_AP, ap->spec);
+	else
+		group_key__add_u64(k, KEY_AP_ID, ev->ap);
+	if (ev->flags & LBRSNAP_EV_HAS_RET)
+		group_key__add_u64(k, KEY_RET, ev->ret);
+	group_key__add_u64(k, KEY_FLAGS, ev->flags & (LBRSNAP_EV_CLOBBERED | LBRSNAP_EV_STACK_ERR));
+	if (ev->flags & LBRSNAP_EV_STACK_ERR)
+		group_key__add_u64(k, KEY_STACK_ERR, ev->stack_err);
+	if (!ev->nr_branches && !ev->nr_stack)
+		group_key__add_u64(k, KEY_LBR_RET, ev->lbr_ret);
+	for (i = trimmed; i < ev->nr_branches; i++) {
+		group_key__add(k, KEY_BRANCH, "", 0);
+		key_loc(r, k, rec->branches[i].from, false);
+		key_loc(r, k, rec->branches[i].to, false);
+	}
+	for (i = stack_trimmed; i < ev->nr_stack; i++) {
+		group_key__add(k, KEY_FRAME, "", 0);
+		key_loc(r, k, rec->stack[i], true);
+	}
+}
+
+struct group_ctx {
+	struct report *r;
+	struct group_table *t;
+	struct group_key key;
+};
+
+static int group_cb(const struct lbr_record *rec, void *ctx)
+{
+	struct group_ctx *c = ctx;
+
+	rec_count(c->r, rec);
+	rec_key(c->r, rec, &c->key);
+	return group_table__add(c->t, &c->key, rec);
+}
+
+int report__group(struct report *r, struct group_table *t)
+{
+	struct group_ctx c = { .r = r, .t = t };
+	int err;
+
+	/* in time order: each group's example is its first record */
+	err = lbrfile__for_each(r->file, true, group_cb, &c);
+	group_key__free(&c.key);
+	if (err)
+		return err;
+	group_table__sort(t);
+	r->nr_groups = t->nr;
+	return 0;
+}
+
+static double group_percent(const struct group_table *t, const struct group *g)
+{
+	return t->total ? 100.0 * g->count / t->total : 0;
+}
+
+/* "  42.31%  11 records  raw_tp:sys_exit ret=-2 (ENOENT)", counts right-aligned */
+static void text_group_line(struct report *r, const struct group_table *t, const struct group *g)
+{
+	int width = snprintf(NULL, 0, "%llu", (unsigned long long)t->groups[0].count);
+
+	fprintf(r->out, " %6.2f%%  %*llu record%s  ", group_percent(t, g), width,
+		(unsigned long long)g->count, g->count == 1 ? " " : "s");
+	text_what(r, &g->example);
+	fputc('\n', r->out);
+}
+
+static void text_group(struct report *r, const struct group_table *t, const struct group *g)
+{
+	const struct lbr_record *ex = &g->example;
+	unsigned int trimmed, stack_trimmed;
+	FILE *out = r->out;
+
+	rec_trim(r, ex, &trimmed, &stack_trimmed);
+	text_group_line(r, t, g);
+	if (ex->ev->nr_branches)
+		text_branches(r, ex, trimmed, true);
+	if (ex->ev->nr_stack)
+		text_stack(r, ex, stack_trimmed, true);
+	text_notes(r, ex);
+	fputs("    first: ", out);
+	text_when(out, ex->ev);
+	fputs("\n\n", out);
+}
+
+static void json_group(struct report *r, const struct group_table *t, const struct group *g,
+		       size_t index)
+{
+	const struct lbr_record *ex = &g->example;
+	unsigned int trimmed, stack_trimmed;
+	FILE *out = r->out;
+
+	rec_trim(r, ex, &trimmed, &stack_trimmed);
+	fprintf(out, "{\"group\":%zu,\"count\":%llu,\"percent\":%.2f,\"key\":\"%016llx\"",
+		index + 1, (unsigned long long)g->count, group_percent(t, g),
+		(unsigned long long)g->hash);
+	json_what(r, ex);
+	fprintf(out, ",\"clobbered\":%s,\"trimmed\":%u,\"stack_trimmed\":%u",
+		ex->ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", trimmed, stack_trimmed);
+	json_branches(r, ex, trimmed, true);
+	json_stack(r, ex, stack_trimmed, true);
+	fputs(",\"first\":{", out);
+	json_when(out, ex->ev);
+	fprintf(out, ",\"seq\":%llu}}\n", (unsigned long long)ex->ev->seq);
+}
+
+int report__group_one(struct report *r, const struct group_table *t, size_t index)
+{
+	if (r->json)
+		json_group(r, t, &t->groups[index], index);
+	else
+		text_group(r, t, &t->groups[index]);
+	return ferror(r->out) ? -EIO : 0;
+}
+
+/* The largest groups, one line each, before the records (top_groups). */
+static int text_top_groups(struct report *r)
+{
+	/* a copy: the records are counted again when they are rendered */
+	struct report g = *r;
+	struct group_table t = {};
+	__u64 rest = 0;
+	size_t i;
+	int err;
+
+	err = report__group(&g, &t);
+	if (err)
+		goto cleanup;
+	fprintf(r->out, "[ lbrsnap: %llu records in %zu group%s of identical paths%s ]\n",
+		(unsigned long long)t.total, t.nr, t.nr == 1 ? "" : "s",
+		t.nr > REPORT_TOP_NR ? ", the largest" : "");
+	for (i = 0; i < t.nr; i++) {
+		if (i < REPORT_TOP_NR)
+			text_group_line(r, &t, &t.groups[i]);
+		else
+			rest += t.groups[i].count;
+	}
+	if (t.nr > REPORT_TOP_NR)
+		fprintf(r->out, "    ... %zu more groups, %llu records\n", t.nr - REPORT_TOP_NR,
+			(unsigned long long)rest);
+	fputs("[ lbrsnap: --group shows each group's path once, --no-summary hides this ]\n\n",
+	      r->out);
+	err = ferror(r->out) ? -EIO : 0;
+cleanup:
+	group_table__free(&t);
+	return err;
+}
+
 static int record_cb(const struct lbr_record *rec, void *ctx)
 {
 	return report__record(ctx, rec);
@@ -634,10 +841,20 @@ static int record_cb(const struct lbr_record *rec, void *ctx)
 
 int report__run(struct report *r)
 {
+	struct group_table t = {};
+	size_t i;
 	int err;
 
-	err = lbrfile__for_each(r->file, true, record_cb, r);
-	if (err)
-		return err;
-	return report__summary(r);
+	if (!r->group) {
+		err = 0;
+		if (r->top_groups && !r->json && lbrfile__nr_records(r->file) > REPORT_TOP_MIN)
+			err = text_top_groups(r);
+		err = err ?: lbrfile__for_each(r->file, true, record_cb, r);
+		return err ?: report__summary(r);
+	}
+	err = report__group(r, &t);
+	for (i = 0; !err && i < t.nr; i++)
+		err = report__group_one(r, &t, i);
+	group_table__free(&t);
+	return err ?: report__summary(r);
 }
