@@ -824,8 +824,9 @@ static int text_top_groups(struct report *r)
 			rest += t.groups[i].count;
 	}
 	if (t.nr > REPORT_TOP_NR)
-		fprintf(r->out, "    ... %zu more groups, %llu records\n", t.nr - REPORT_TOP_NR,
-			(unsigned long long)rest);
+		fprintf(r->out, "    ... %zu more group%s, %llu record%s\n", t.nr - REPORT_TOP_NR,
+			t.nr - REPORT_TOP_NR == 1 ? "" : "s", (unsigned long long)rest,
+			rest == 1 ? "" : "s");
 	fputs("[ lbrsnap: --group shows each group's path once, --no-summary hides this ]\n\n",
 	      r->out);
 	err = ferror(r->out) ? -EIO : 0;
