@@ -792,7 +792,7 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 	fprintf(out, ",\"seq\":%llu}}\n", (unsigned long long)ex->ev->seq);
 }
 
-int report__group_one(struct report *r, const struct group_table *t, size_t index)
+static int group_render(struct report *r, const struct group_table *t, size_t index)
 {
 	if (r->json)
 		json_group(r, t, &t->groups[index], index);
@@ -855,7 +855,7 @@ int report__run(struct report *r)
 	}
 	err = report__group(r, &t);
 	for (i = 0; !err && i < t.nr; i++)
-		err = report__group_one(r, &t, i);
+		err = group_render(r, &t, i);
 	group_table__free(&t);
 	return err ?: report__summary(r);
 }

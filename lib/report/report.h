@@ -21,7 +21,7 @@ struct report {
 	bool keep_all;			/* show tracing-path entries instead of hiding them */
 	bool json;			/* one JSON object per line instead of text */
 	bool group;			/* groups of identical paths instead of records */
-	bool top_groups;		/* text: the largest groups first, past REPORT_TOP_MIN records */
+	bool top_groups;		/* text: largest groups first past REPORT_TOP_MIN records */
 	/* filled while rendering */
 	__u64 nr_records;
 	__u64 nr_with_stack;
@@ -43,8 +43,6 @@ int report__summary(struct report *r);
  * trimmed branches and stack by symbol+offset, not by address), largest group first.
  */
 int report__group(struct report *r, struct group_table *t);
-/* Renders one group of t (the index'th) as text or JSON. */
-int report__group_one(struct report *r, const struct group_table *t, size_t index);
 /*
  * Renders every record in time order (r->group: every group, largest first), then the
  * summary.
