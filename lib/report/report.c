@@ -653,7 +653,10 @@ enum {
 	KEY_ADDR = 'x',		/* location without a symbol: the address */
 };
 
-/* By symbol+offset, so that the key does not depend on where the kernel was loaded. */
+/*
+ * By symbol+offset, so that the key does not depend on where the kernel was loaded; an
+ * address without a symbol (no kallsyms) stays an address.
+ */
 static void key_loc(struct report *r, struct group_key *k, __u64 addr, bool ret_addr)
 {
 	__u64 off = 0;
