@@ -13,20 +13,29 @@
 #include "symbolize.h"
 
 static const char report_usage[] =
-	"usage: lbrsnap report [-i FILE] [--keep-all] [--json] [--vmlinux PATH] [--kallsyms PATH]\n"
+	"usage: lbrsnap report [-i FILE] [--group] [--no-summary] [--keep-all] [--json]\n"
+	"                      [--vmlinux PATH] [--kallsyms PATH]\n"
 	"\n"
 	"    -i, --input FILE     capture to read (default: lbrsnap.data)\n"
+	"        --group          count identical paths together, largest group first\n"
+	"        --no-summary     no list of the largest groups before the records\n"
 	"        --keep-all       also show the tracing path's own branches and stack frames\n"
-	"        --json           one JSON object per record (JSON Lines), then a summary\n"
+	"        --json           one JSON object per record or group (JSON Lines), then a "
+	"summary\n"
 	"        --vmlinux PATH   vmlinux with DWARF, for file:line and inlined frames\n"
 	"        --kallsyms PATH  symbols from this file instead of the capture's copy\n"
 	"    -h, --help           show this help\n";
 
-/* no short -j: it is the branch filter of lbrsnap record and perf record */
-enum { OPT_KEEP_ALL = 256, OPT_JSON, OPT_VMLINUX, OPT_KALLSYMS };
+/*
+ * no short -j: it is the branch filter of lbrsnap record and perf record; no short -g: it is
+ * perf report's call graph
+ */
+enum { OPT_KEEP_ALL = 256, OPT_JSON, OPT_VMLINUX, OPT_KALLSYMS, OPT_NO_SUMMARY, OPT_GROUP };
 
 static const struct option report_options[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "keep-all", no_argument, NULL, OPT_KEEP_ALL },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
@@ -41,6 +50,8 @@ struct report_env {
 	const char *kallsyms;
 	bool keep_all;
 	bool json;
+	bool group;
+	bool no_summary;
 };
 
 static int parse_args(int argc, char **argv, struct report_env *env)
@@ -54,6 +65,12 @@ static int parse_args(int argc, char **argv, struct report_env *env)
 		switch (c) {
 		case 'i':
 			env->input = optarg;
+			break;
+		case OPT_GROUP:
+			env->group = true;
+			break;
+		case OPT_NO_SUMMARY:
+			env->no_summary = true;
 			break;
 		case OPT_KEEP_ALL:
 			env->keep_all = true;
@@ -152,6 +169,8 @@ int cmd_report(int argc, char **argv)
 	r.sym = sym;
 	r.keep_all = env.keep_all;
 	r.json = env.json;
+	r.group = env.group;
+	r.top_groups = !env.no_summary;
 	err = report__run(&r);
 	if (!err && fflush(stdout))
 		err = -errno;

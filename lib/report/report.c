@@ -105,16 +105,24 @@ static const struct lbr_attach_point *rec_ap(const struct report *r, const struc
  * Symbolizes addr. Stack entries are return addresses: they are looked up one byte back so
  * that a call at the very end of a function is not credited to the next one.
  */
+static const struct ksym *ks_lookup(const struct ksyms *ks, __u64 addr, bool ret_addr,
+				    __u64 *off)
+{
+	const struct ksym *sym = ks ? ksyms__find(ks, ret_addr ? addr - 1 : addr) : NULL;
+
+	if (sym)
+		*off = addr - sym->addr;
+	return sym;
+}
+
 static void lookup(struct report *r, __u64 addr, bool ret_addr, struct symbolize_loc *loc)
 {
 	memset(loc, 0, sizeof(*loc));
-	if (r->sym) {
-		symbolizer__lookup(r->sym, ret_addr ? addr - 1 : addr, loc);
-	} else if (r->ks) {
-		loc->sym = ksyms__find(r->ks, ret_addr ? addr - 1 : addr);
-		if (loc->sym)
-			loc->off = addr - (ret_addr ? 1 : 0) - loc->sym->addr;
+	if (!r->sym) {
+		loc->sym = ks_lookup(r->ks, addr, ret_addr, &loc->off);
+		return;
 	}
+	symbolizer__lookup(r->sym, ret_addr ? addr - 1 : addr, loc);
 	if (loc->sym && ret_addr)
 		loc->off++;
 }
@@ -152,16 +160,22 @@ static void text_inline(FILE *out, const struct symbolize_loc *loc, const char *
 	}
 }
 
-static void text_header(struct report *r, const struct lbr_record *rec)
+/* when and who: "1.000002 [001] cat/1234/1235" */
+static void text_when(FILE *out, const struct lbrsnap_event *ev)
+{
+	fprintf(out, "%llu.%06llu [%03u] ", (unsigned long long)(ev->time_ns / 1000000000),
+		(unsigned long long)(ev->time_ns % 1000000000 / 1000), ev->cpu);
+	text_comm(out, ev);
+	fprintf(out, "/%u/%u", ev->pid, ev->tid);
+}
+
+/* where and what: "fexit:do_sys_openat2 ret=-2 (ENOENT)" */
+static void text_what(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
 	FILE *out = r->out;
 
-	fprintf(out, "%llu.%06llu [%03u] ", (unsigned long long)(ev->time_ns / 1000000000),
-		(unsigned long long)(ev->time_ns % 1000000000 / 1000), ev->cpu);
-	text_comm(out, ev);
-	fprintf(out, "/%u/%u ", ev->pid, ev->tid);
 	if (ap)
 		fputs(ap->spec, out);
 	else
@@ -176,10 +190,22 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 		if (name)
 			fprintf(out, " (%s)", name);
 	}
-	fputc('\n', out);
 }
 
-static void text_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+static void text_header(struct report *r, const struct lbr_record *rec)
+{
+	text_when(r->out, rec->ev);
+	fputc(' ', r->out);
+	text_what(r, rec);
+	fputc('\n', r->out);
+}
+
+/*
+ * path: a group's path (report__groups): what all its records share, so no per-record flags
+ * and no trimming notes
+ */
+static void text_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+			  bool path)
 {
 	unsigned int i, nr = rec->ev->nr_branches;
 	unsigned int first = r->keep_all ? 0 : trimmed;
@@ -196,9 +222,9 @@ static void text_branches(struct report *r, const struct lbr_record *rec, unsign
 		text_loc(out, &from, b->from);
 		fputs(" -> ", out);
 		text_loc(out, &to, b->to);
-		if (BR_MISPRED(b->flags))
+		if (BR_MISPRED(b->flags) && !path)
 			fputs(" [mispred]", out);
-		if (BR_CYCLES(b->flags))
+		if (BR_CYCLES(b->flags) && !path)
 			fprintf(out, " [%llu cycles]", (unsigned long long)BR_CYCLES(b->flags));
 		fputc('\n', out);
 		text_inline(out, &from, "            ");
@@ -207,7 +233,7 @@ static void text_branches(struct report *r, const struct lbr_record *rec, unsign
 			text_inline(out, &to, "            ");
 		}
 	}
-	if (!trimmed)
+	if (!trimmed || path)
 		return;
 	if (r->keep_all)
 		fprintf(out, "    [the %u newest entries, marked ~, are the tracing path]\n",
@@ -217,13 +243,14 @@ static void text_branches(struct report *r, const struct lbr_record *rec, unsign
 			trimmed);
 }
 
-static void text_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+static void text_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+		       bool path)
 {
 	unsigned int i, nr = rec->ev->nr_stack;
 	FILE *out = r->out;
 
 	fputs("    kernel stack, innermost first:\n", out);
-	if (trimmed && !r->keep_all)
+	if (trimmed && !r->keep_all && !path)
 		fprintf(out, "      [%u tracing-path frames trimmed, --keep-all shows them]\n",
 			trimmed);
 	for (i = r->keep_all ? 0 : trimmed; i < nr; i++) {
@@ -318,23 +345,29 @@ static void json_loc(FILE *out, const char *key, const struct symbolize_loc *loc
 	json_cstr(out, src_str(loc, buf, sizeof(buf)));
 }
 
-static void json_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+/* path: a group's path, the entries of its key (no per-record flags) */
+static void json_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+			  bool path)
 {
-	unsigned int i;
+	unsigned int i, first = path && !r->keep_all ? trimmed : 0;
 	FILE *out = r->out;
 
 	fputs(",\"branches\":[", out);
-	for (i = 0; i < rec->ev->nr_branches; i++) {
+	for (i = first; i < rec->ev->nr_branches; i++) {
 		const struct lbrsnap_branch *b = &rec->branches[i];
 		struct symbolize_loc from, to;
 
 		lookup(r, b->from, false, &from);
 		lookup(r, b->to, false, &to);
-		fprintf(out, "%s{\"from\":\"0x%llx\",\"to\":\"0x%llx\"", i ? "," : "",
+		fprintf(out, "%s{\"from\":\"0x%llx\",\"to\":\"0x%llx\"", i > first ? "," : "",
 			(unsigned long long)b->from, (unsigned long long)b->to);
 		/* from_sym/from_src, then to_sym/to_src */
 		json_loc(out, "from", &from, b->from);
 		json_loc(out, "to", &to, b->to);
+		if (path) {
+			fprintf(out, ",\"trimmed\":%s}", i < trimmed ? "true" : "false");
+			continue;
+		}
 		fprintf(out, ",\"flags\":%llu,\"mispred\":%s,\"predicted\":%s,\"cycles\":%llu,"
 			"\"type\":\"%s\",\"trimmed\":%s}", (unsigned long long)b->flags,
 			BR_MISPRED(b->flags) ? "true" : "false",
@@ -345,18 +378,19 @@ static void json_branches(struct report *r, const struct lbr_record *rec, unsign
 	fputc(']', out);
 }
 
-static void json_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed)
+static void json_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+		       bool path)
 {
-	unsigned int i;
+	unsigned int i, first = path && !r->keep_all ? trimmed : 0;
 	FILE *out = r->out;
 	char buf[SYM_LEN];
 
 	fputs(",\"stack\":[", out);
-	for (i = 0; i < rec->ev->nr_stack; i++) {
+	for (i = first; i < rec->ev->nr_stack; i++) {
 		struct symbolize_loc loc;
 
 		lookup(r, rec->stack[i], true, &loc);
-		fprintf(out, "%s{\"addr\":\"0x%llx\",\"sym\":", i ? "," : "",
+		fprintf(out, "%s{\"addr\":\"0x%llx\",\"sym\":", i > first ? "," : "",
 			(unsigned long long)rec->stack[i]);
 		json_cstr(out, loc.sym ? symbolize__format(&loc, rec->stack[i], buf, sizeof(buf)) :
 			  NULL);
@@ -402,18 +436,23 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
 		json_cstr(out, val);
 }
 
-static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
-			unsigned int stack_trimmed)
+/* "time_ns", "cpu", "pid", "tid", "comm" */
+static void json_when(FILE *out, const struct lbrsnap_event *ev)
+{
+	/* a string: nanoseconds since boot pass 2^53 after 104 days, and jq rounds them */
+	fprintf(out, "\"time_ns\":\"%llu\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
+		(unsigned long long)ev->time_ns, ev->cpu, ev->pid, ev->tid);
+	report__json_str(out, ev->comm, comm_len(ev));
+}
+
+/* ",ap", "spec", "target", "ret", "ret_type", "errno" */
+static void json_what(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
 	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
 	FILE *out = r->out;
 
-	/* a string: nanoseconds since boot pass 2^53 after 104 days, and jq rounds them */
-	fprintf(out, "{\"time_ns\":\"%llu\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-		(unsigned long long)ev->time_ns, ev->cpu, ev->pid, ev->tid);
-	report__json_str(out, ev->comm, comm_len(ev));
 	fprintf(out, ",\"ap\":%u,\"spec\":", ev->ap);
 	json_cstr(out, ap ? ap->spec : NULL);
 	fputs(",\"target\":", out);
@@ -424,38 +463,64 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 	json_cstr(out, kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
 	fputs(",\"errno\":", out);
 	json_cstr(out, lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
+}
+
+static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
+			unsigned int stack_trimmed)
+{
+	const struct lbrsnap_event *ev = rec->ev;
+	FILE *out = r->out;
+
+	fputc('{', out);
+	json_when(out, ev);
+	json_what(r, rec);
 	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,
 		(unsigned long long)ev->seq, trimmed, stack_trimmed);
 	json_lbr_stale(r, rec);
-	json_branches(r, rec, trimmed);
-	json_stack(r, rec, stack_trimmed);
+	json_branches(r, rec, trimmed, false);
+	json_stack(r, rec, stack_trimmed, false);
 	fputs("}\n", out);
+}
+
+/* How many of the newest branches and innermost frames are the tracing path (trim.h). */
+static void rec_trim(struct report *r, const struct lbr_record *rec, unsigned int *trimmed,
+		     unsigned int *stack_trimmed)
+{
+	const struct lbr_attach_point *ap = rec_ap(r, rec);
+	const char *target = ap ? ap->target : NULL;
+
+	*trimmed = 0;
+	*stack_trimmed = 0;
+	if (!r->ks)
+		return;
+	*trimmed = trim__branches(r->ks, rec->branches, rec->ev->nr_branches, target);
+	*stack_trimmed = trim__stack(r->ks, rec->stack, rec->ev->nr_stack, target);
+}
+
+static void rec_count(struct report *r, const struct lbr_record *rec)
+{
+	r->nr_records++;
+	r->nr_with_branches += rec->ev->nr_branches > 0;
+	r->nr_with_stack += rec->ev->nr_stack > 0;
 }
 
 int report__record(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
-	const struct lbr_attach_point *ap = rec_ap(r, rec);
-	const char *target = ap ? ap->target : NULL;
-	unsigned int trimmed = 0, stack_trimmed = 0;
+	unsigned int trimmed, stack_trimmed;
 
-	if (r->ks) {
-		trimmed = trim__branches(r->ks, rec->branches, ev->nr_branches, target);
-		stack_trimmed = trim__stack(r->ks, rec->stack, ev->nr_stack, target);
-	}
-	r->nr_records++;
-	r->nr_with_branches += ev->nr_branches > 0;
-	r->nr_with_stack += ev->nr_stack > 0;
+	rec_trim(r, rec, &trimmed, &stack_trimmed);
+	rec_count(r, rec);
 	if (r->json) {
 		json_record(r, rec, trimmed, stack_trimmed);
 	} else {
 		text_header(r, rec);
 		if (ev->nr_branches)
-			text_branches(r, rec, trimmed);
+			text_branches(r, rec, trimmed, false);
 		if (ev->nr_stack)
-			text_stack(r, rec, stack_trimmed);
+			text_stack(r, rec, stack_trimmed, false);
 		text_notes(r, rec);
 		text_lbr_stale(r, rec);
 		fputc('\n', r->out);
@@ -499,8 +564,12 @@ static void text_summary(struct report *r)
 			lost = true;
 		}
 	}
-	fprintf(out, "[ lbrsnap: %llu record%s%s ]\n", (unsigned long long)r->nr_records,
-		r->nr_records == 1 ? "" : "s", lost ? "" : ", none lost");
+	fprintf(out, "[ lbrsnap: %llu record%s", (unsigned long long)r->nr_records,
+		r->nr_records == 1 ? "" : "s");
+	if (r->group)
+		fprintf(out, " in %llu group%s", (unsigned long long)r->nr_groups,
+			r->nr_groups == 1 ? "" : "s");
+	fprintf(out, "%s ]\n", lost ? "" : ", none lost");
 	if (counts)
 		fprintf(out, "[ lbrsnap: the capture counted %llu hook hits: %llu recorded, %llu "
 			"filtered, %llu sampled out ]\n", (unsigned long long)counts->hits,
@@ -534,6 +603,8 @@ static int json_summary(struct report *r)
 		fputc('}', out);
 	}
 	fprintf(out, "],\"records\":%llu", (unsigned long long)r->nr_records);
+	if (r->group)
+		fprintf(out, ",\"groups\":%llu", (unsigned long long)r->nr_groups);
 	if (counts)
 		fprintf(out, ",\"counts\":{\"hits\":%llu,\"records\":%llu,\"filtered\":%llu,"
 			"\"sampled_out\":%llu,\"emitted\":%llu,\"follow_overflow\":%llu}",
@@ -562,6 +633,211 @@ int report__summary(struct report *r)
 	return err ?: ferror(r->out) ? -EIO : 0;
 }
 
+/*
+ * Tags of the grouping key's fields (group.h). A field that identifies a path and is added
+ * to records later (syscall name, arguments) is one more tag and one more
+ * group_key__add() in rec_key().
+ */
+enum {
+	KEY_AP = 'a',		/* attach point spec: ids differ between captures */
+	KEY_AP_ID = 'A',	/* attach point id, for a record whose attach point is unknown */
+	KEY_RET = 'r',		/* return value, already extended by its type */
+	KEY_FLAGS = 'f',	/* the flags the record's notes depend on */
+	KEY_STACK_ERR = 'e',
+	KEY_LBR_RET = 'l',	/* for a record without branches or stack: why */
+	KEY_BRANCH = 'b',	/* a branch: its from and to locations follow */
+	KEY_FRAME = 's',	/* a stack frame: its location follows */
+	KEY_SYM = 'n',		/* location: symbol name, */
+	KEY_MODULE = 'm',	/*   module if any, */
+	KEY_OFF = 'o',		/*   offset */
+	KEY_ADDR = 'x',		/* location without a symbol: the address */
+};
+
+/*
+ * By symbol+offset, so that the key does not depend on where the kernel was loaded; an
+ * address without a symbol (no kallsyms) stays an address.
+ */
+static void key_loc(struct report *r, struct group_key *k, __u64 addr, bool ret_addr)
+{
+	__u64 off = 0;
+	const struct ksym *sym = ks_lookup(r->ks, addr, ret_addr, &off);
+
+	if (!sym) {
+		group_key__add_u64(k, KEY_ADDR, addr);
+		return;
+	}
+	group_key__add_str(k, KEY_SYM, sym->name);
+	if (sym->module)
+		group_key__add_str(k, KEY_MODULE, sym->module);
+	group_key__add_u64(k, KEY_OFF, off);
+}
+
+/*
+ * What makes two records the same path: attach point, return value, and the branches and
+ * stack without the tracing path (it differs between BPF program loads; --keep-all keeps
+ * it). The flags and errors text_notes() prints are in it too, so that the group's example
+ * speaks for all of its records.
+ */
+static void rec_key(struct report *r, const struct lbr_record *rec, struct group_key *k)
+{
+	const struct lbrsnap_event *ev = rec->ev;
+	const struct lbr_attach_point *ap = rec_ap(r, rec);
+	unsigned int i, trimmed, stack_trimmed;
+
+	rec_trim(r, rec, &trimmed, &stack_trimmed);
+	if (r->keep_all)
+		trimmed = stack_trimmed = 0;
+	group_key__reset(k);
+	if (ap)
+		group_key__add_str(k, KEY_AP, ap->spec);
+	else
+		group_key__add_u64(k, KEY_AP_ID, ev->ap);
+	if (ev->flags & LBRSNAP_EV_HAS_RET)
+		group_key__add_u64(k, KEY_RET, ev->ret);
+	group_key__add_u64(k, KEY_FLAGS, ev->flags & (LBRSNAP_EV_CLOBBERED | LBRSNAP_EV_STACK_ERR));
+	if (ev->flags & LBRSNAP_EV_STACK_ERR)
+		group_key__add_u64(k, KEY_STACK_ERR, ev->stack_err);
+	if (!ev->nr_branches && !ev->nr_stack)
+		group_key__add_u64(k, KEY_LBR_RET, ev->lbr_ret);
+	for (i = trimmed; i < ev->nr_branches; i++) {
+		group_key__add(k, KEY_BRANCH, "", 0);
+		key_loc(r, k, rec->branches[i].from, false);
+		key_loc(r, k, rec->branches[i].to, false);
+	}
+	for (i = stack_trimmed; i < ev->nr_stack; i++) {
+		group_key__add(k, KEY_FRAME, "", 0);
+		key_loc(r, k, rec->stack[i], true);
+	}
+}
+
+struct group_ctx {
+	struct report *r;
+	struct group_table *t;
+	struct group_key key;
+};
+
+static int group_cb(const struct lbr_record *rec, void *ctx)
+{
+	struct group_ctx *c = ctx;
+
+	rec_count(c->r, rec);
+	rec_key(c->r, rec, &c->key);
+	return group_table__add(c->t, &c->key, rec);
+}
+
+int report__group(struct report *r, struct group_table *t)
+{
+	struct group_ctx c = { .r = r, .t = t };
+	int err;
+
+	/* in time order: each group's example is its first record */
+	err = lbrfile__for_each(r->file, true, group_cb, &c);
+	group_key__free(&c.key);
+	if (err)
+		return err;
+	group_table__sort(t);
+	r->nr_groups = t->nr;
+	return 0;
+}
+
+static double group_percent(const struct group_table *t, const struct group *g)
+{
+	return t->total ? 100.0 * g->count / t->total : 0;
+}
+
+/* "  42.31%  11 records  raw_tp:sys_exit ret=-2 (ENOENT)", counts right-aligned */
+static void text_group_line(struct report *r, const struct group_table *t, const struct group *g)
+{
+	int width = snprintf(NULL, 0, "%llu", (unsigned long long)t->groups[0].count);
+
+	fprintf(r->out, " %6.2f%%  %*llu record%s  ", group_percent(t, g), width,
+		(unsigned long long)g->count, g->count == 1 ? " " : "s");
+	text_what(r, &g->example);
+	fputc('\n', r->out);
+}
+
+static void text_group(struct report *r, const struct group_table *t, const struct group *g)
+{
+	const struct lbr_record *ex = &g->example;
+	unsigned int trimmed, stack_trimmed;
+	FILE *out = r->out;
+
+	rec_trim(r, ex, &trimmed, &stack_trimmed);
+	text_group_line(r, t, g);
+	if (ex->ev->nr_branches)
+		text_branches(r, ex, trimmed, true);
+	if (ex->ev->nr_stack)
+		text_stack(r, ex, stack_trimmed, true);
+	text_notes(r, ex);
+	fputs("    first: ", out);
+	text_when(out, ex->ev);
+	fputs("\n\n", out);
+}
+
+static void json_group(struct report *r, const struct group_table *t, const struct group *g,
+		       size_t index)
+{
+	const struct lbr_record *ex = &g->example;
+	unsigned int trimmed, stack_trimmed;
+	FILE *out = r->out;
+
+	rec_trim(r, ex, &trimmed, &stack_trimmed);
+	fprintf(out, "{\"group\":%zu,\"count\":%llu,\"percent\":%.2f,\"key\":\"%016llx\"",
+		index + 1, (unsigned long long)g->count, group_percent(t, g),
+		(unsigned long long)g->hash);
+	json_what(r, ex);
+	fprintf(out, ",\"clobbered\":%s,\"trimmed\":%u,\"stack_trimmed\":%u",
+		ex->ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", trimmed, stack_trimmed);
+	json_branches(r, ex, trimmed, true);
+	json_stack(r, ex, stack_trimmed, true);
+	fputs(",\"first\":{", out);
+	json_when(out, ex->ev);
+	fprintf(out, ",\"seq\":%llu}}\n", (unsigned long long)ex->ev->seq);
+}
+
+static int group_render(struct report *r, const struct group_table *t, size_t index)
+{
+	if (r->json)
+		json_group(r, t, &t->groups[index], index);
+	else
+		text_group(r, t, &t->groups[index]);
+	return ferror(r->out) ? -EIO : 0;
+}
+
+/* The largest groups, one line each, before the records (top_groups). */
+static int text_top_groups(struct report *r)
+{
+	/* a copy: the records are counted again when they are rendered */
+	struct report g = *r;
+	struct group_table t = {};
+	__u64 rest = 0;
+	size_t i;
+	int err;
+
+	err = report__group(&g, &t);
+	if (err)
+		goto cleanup;
+	fprintf(r->out, "[ lbrsnap: %llu records in %zu group%s of identical paths%s ]\n",
+		(unsigned long long)t.total, t.nr, t.nr == 1 ? "" : "s",
+		t.nr > REPORT_TOP_NR ? ", the largest" : "");
+	for (i = 0; i < t.nr; i++) {
+		if (i < REPORT_TOP_NR)
+			text_group_line(r, &t, &t.groups[i]);
+		else
+			rest += t.groups[i].count;
+	}
+	if (t.nr > REPORT_TOP_NR)
+		fprintf(r->out, "    ... %zu more group%s, %llu record%s\n", t.nr - REPORT_TOP_NR,
+			t.nr - REPORT_TOP_NR == 1 ? "" : "s", (unsigned long long)rest,
+			rest == 1 ? "" : "s");
+	fputs("[ lbrsnap: --group shows each group's path once, --no-summary hides this ]\n\n",
+	      r->out);
+	err = ferror(r->out) ? -EIO : 0;
+cleanup:
+	group_table__free(&t);
+	return err;
+}
+
 static int record_cb(const struct lbr_record *rec, void *ctx)
 {
 	return report__record(ctx, rec);
@@ -569,10 +845,20 @@ static int record_cb(const struct lbr_record *rec, void *ctx)
 
 int report__run(struct report *r)
 {
+	struct group_table t = {};
+	size_t i;
 	int err;
 
-	err = lbrfile__for_each(r->file, true, record_cb, r);
-	if (err)
-		return err;
-	return report__summary(r);
+	if (!r->group) {
+		err = 0;
+		if (r->top_groups && !r->json && lbrfile__nr_records(r->file) > REPORT_TOP_MIN)
+			err = text_top_groups(r);
+		err = err ?: lbrfile__for_each(r->file, true, record_cb, r);
+		return err ?: report__summary(r);
+	}
+	err = report__group(r, &t);
+	for (i = 0; !err && i < t.nr; i++)
+		err = group_render(r, &t, i);
+	group_table__free(&t);
+	return err ?: report__summary(r);
 }

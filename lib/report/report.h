@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "group.h"
 #include "lbrfile.h"
 #include "ksyms.h"
 #include "symbolize.h"
@@ -19,17 +20,33 @@ struct report {
 	struct symbolizer *sym;		/* may be NULL: symbols from ks only */
 	bool keep_all;			/* show tracing-path entries instead of hiding them */
 	bool json;			/* one JSON object per line instead of text */
+	bool group;			/* groups of identical paths instead of records */
+	bool top_groups;		/* text: largest groups first past REPORT_TOP_MIN records */
 	/* filled while rendering */
 	__u64 nr_records;
 	__u64 nr_with_stack;
 	__u64 nr_with_branches;
+	__u64 nr_groups;
 };
+
+/* records past which the text report starts with its largest groups (top_groups) */
+#define REPORT_TOP_MIN	20
+/* groups that start it */
+#define REPORT_TOP_NR	5
 
 /* Renders one record. */
 int report__record(struct report *r, const struct lbr_record *rec);
 /* Renders the loss summary and the LBR status line (JSON: one summary object). */
 int report__summary(struct report *r);
-/* Renders every record in time order, then the summary. */
+/*
+ * Counts the capture's records into t by path (report.c: attach point, return value, the
+ * trimmed branches and stack by symbol+offset, not by address), largest group first.
+ */
+int report__group(struct report *r, struct group_table *t);
+/*
+ * Renders every record in time order (r->group: every group, largest first), then the
+ * summary.
+ */
 int report__run(struct report *r);
 
 /* Writes s (len bytes, any byte value) as a JSON string literal, quotes included. */

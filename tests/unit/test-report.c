@@ -35,6 +35,8 @@ static const char evil_comm[LBRSNAP_COMM_LEN] = "a\"b\\c\n\xff\x01z";
 
 static char dir[] = "/tmp/test-report-XXXXXX";
 static char capture[64];
+/* where the kernel was loaded: the grouping tests load it at two places */
+static __u64 kaslr;
 static char *kallsyms_text;
 static size_t kallsyms_len;
 
@@ -44,11 +46,11 @@ static __u64 sym_addr(const char *name)
 
 	for (i = 0; i < sizeof(kallsyms_syms) / sizeof(kallsyms_syms[0]); i++) {
 		if (!strcmp(name, kallsyms_syms[i]))
-			return 0xffffffff81000000ull + i * 0x1000;
+			return 0xffffffff81000000ull + kaslr + i * 0x1000;
 	}
 	for (i = 0; i < sizeof(kallsyms_bpf) / sizeof(kallsyms_bpf[0]); i++) {
 		if (!strcmp(name, kallsyms_bpf[i]))
-			return 0xffffffffc0000000ull + i * 0x1000;
+			return 0xffffffffc0000000ull + kaslr + i * 0x1000;
 	}
 	return 0;
 }
@@ -166,13 +168,15 @@ static int write_capture(const char *path)
 	return lbrfile_writer__close(w);
 }
 
+static int group_init(void);
+
 static int suite_init(void)
 {
 	if (!mkdtemp(dir))
 		return -1;
 	snprintf(capture, sizeof(capture), "%s/lbrsnap.data", dir);
 	make_kallsyms();
-	return write_capture(capture) ? -1 : 0;
+	return write_capture(capture) || group_init() ? -1 : 0;
 }
 
 static int suite_clean(void)
@@ -185,7 +189,7 @@ static int suite_clean(void)
 }
 
 /* Renders the capture into a string (caller frees). */
-static char *render_file(const char *path, bool json, bool keep_all)
+static char *render_opts(const char *path, bool json, bool keep_all, bool group, bool top)
 {
 	struct lbrfile *f = NULL;
 	struct ksyms *ks = NULL;
@@ -202,11 +206,18 @@ static char *render_file(const char *path, bool json, bool keep_all)
 	r.ks = ks;
 	r.json = json;
 	r.keep_all = keep_all;
+	r.group = group;
+	r.top_groups = top;
 	CU_ASSERT_EQUAL(report__run(&r), 0);
 	fclose(r.out);
 	ksyms__free(ks);
 	lbrfile__close(f);
 	return out;
+}
+
+static char *render_file(const char *path, bool json, bool keep_all)
+{
+	return render_opts(path, json, keep_all, false, false);
 }
 
 static char *render(bool json, bool keep_all)
@@ -588,6 +599,375 @@ static void test_version1(void)
 	free(out);
 }
 
+/*
+ * Grouping: 22 records in 6 groups. fexit records share a path when their untrimmed
+ * branches match by symbol+offset, whatever their tracing path and branch flags; raw_tp
+ * records when their untrimmed stacks match.
+ *
+ *   A  12  fexit ret=-2, path P1        (written newest first: the example is the oldest)
+ *   C   3  fexit ret=0,  path P1        (ties with B, first seen earlier)
+ *   B   3  fexit ret=-2, path P2        (do_filp_open+0x90 instead of +0x80)
+ *   D   2  raw_tp, stack S1             (tracing frames differ)
+ *   E   1  raw_tp, stack S2             (schedule+0x30)
+ *   F   1  raw_tp, stack S3             (__schedule+0x400)
+ */
+static void group_branches(struct rec_buf *r, __u64 filp_off, unsigned int i)
+{
+	r->ev.flags = LBRSNAP_EV_HAS_RET;
+	r->ev.nr_branches = 5;
+	r->ev.lbr_ret = 5 * LBRSNAP_BRANCH_SIZE;
+	r->br[4] = (struct lbrsnap_branch){ sym_addr("do_sys_openat2") + 0x10,
+					    sym_addr("do_filp_open") };
+	r->br[3] = (struct lbrsnap_branch){ sym_addr("do_filp_open") + filp_off,
+					    sym_addr("do_sys_openat2") + 0x15, BR_TYPE_RET };
+	/* flags are not part of the path */
+	r->br[2] = (struct lbrsnap_branch){ sym_addr("do_sys_openat2") + 0x60,
+					    sym_addr("bpf_trampoline_6442508829") + 0x7f,
+					    BR_TYPE_RET | (i & 1 ? BR_MISPRED | BR_CYCLES(i) : 0) };
+	/* nor is the tracing path */
+	r->br[1] = (struct lbrsnap_branch){ sym_addr("bpf_trampoline_6442508829") + 0xad + i,
+					    sym_addr("bpf_prog_6deef7357e7b4530_lbrsnap_fexit") };
+	r->br[0] = (struct lbrsnap_branch){ sym_addr("bpf_prog_6deef7357e7b4530_lbrsnap_fexit") +
+					    0x101, sym_addr("intel_pmu_snapshot_branch_stack") };
+}
+
+static void group_stack(struct rec_buf *r, __u64 prog_off, __u64 sched_off, __u64 schedule_off)
+{
+	r->ev.lbr_ret = -ENOENT;
+	r->ev.nr_stack = 6;
+	r->stack[0] = sym_addr("bpf_prog_1122334455667788_lbrsnap_raw_tp") + prog_off;
+	r->stack[1] = sym_addr("bpf_trace_run4") + 0x95;
+	r->stack[2] = sym_addr("__bpf_trace_sched_switch") + 0x15;
+	r->stack[3] = sym_addr("__traceiter_sched_switch") + 0x43;
+	r->stack[4] = sym_addr("__schedule") + sched_off;
+	r->stack[5] = sym_addr("schedule") + schedule_off;
+}
+
+/* The grouping capture with the kernel loaded at shift; kallsyms_text is remade for it. */
+static int write_group_capture(const char *path, __u64 shift)
+{
+	struct lbr_attach_point fexit = {
+		.id = 0, .kind = LBRSNAP_KIND_FEXIT, .flags = LBRFILE_AP_HAS_RET,
+		.ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .ret_type = "int",
+		.spec = "fexit:do_sys_openat2", .target = "do_sys_openat2",
+	};
+	struct lbr_attach_point rawtp = {
+		.id = 1, .kind = LBRSNAP_KIND_RAW_TP,
+		.spec = "raw_tp:sched_switch", .target = "sched_switch",
+	};
+	struct lbrfile_writer *w;
+	struct rec_buf r;
+	int i, err;
+
+	kaslr = shift;
+	free(kallsyms_text);
+	make_kallsyms();
+	err = lbrfile_writer__create(path, &w);
+	if (err)
+		goto out;
+	lbrfile_writer__meta(w, "release", "0.0.0-lbrsnap-test");
+	lbrfile_writer__attach(w, &fexit);
+	lbrfile_writer__attach(w, &rawtp);
+	rec_init(&r, 5000000000ull, 1, 0, 9, "kworker/1:1");
+	group_stack(&r, 0x60, 0x400, 0x25);
+	lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+	for (i = 11; i >= 0; i--) {
+		rec_init(&r, 1000000000ull + i * 1000000ull, 0, 1, 100 + i, "cat");
+		group_branches(&r, 0x80, i);
+		r.ev.ret = -2;
+		r.ev.seq = i;
+		lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+	}
+	for (i = 0; i < 3; i++) {
+		rec_init(&r, 2000000000ull + i * 1000000ull, 0, 0, 300, "touch");
+		group_branches(&r, 0x90, i);
+		r.ev.ret = -2;
+		lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+		rec_init(&r, 1500000000ull + i * 1000000ull, 0, 0, 200, "ls");
+		group_branches(&r, 0x80, i);
+		lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+	}
+	for (i = 0; i < 2; i++) {
+		rec_init(&r, 3000000000ull + i, 1, i, 7, "kworker/0:1");
+		group_stack(&r, 0x60 + 4 * i, 0x3a6, 0x25);
+		lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+	}
+	rec_init(&r, 4000000000ull, 1, 1, 8, "kworker/1:0");
+	group_stack(&r, 0x60, 0x3a6, 0x30);
+	lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+	lbrfile_writer__kallsyms(w, kallsyms_text, kallsyms_len);
+	err = lbrfile_writer__close(w);
+out:
+	kaslr = 0;
+	free(kallsyms_text);
+	make_kallsyms();
+	return err;
+}
+
+static char group_capture[96], group_moved[96];
+
+static int group_init(void)
+{
+	snprintf(group_capture, sizeof(group_capture), "%s/group.data", dir);
+	snprintf(group_moved, sizeof(group_moved), "%s/group-moved.data", dir);
+	if (write_group_capture(group_capture, 0))
+		return -1;
+	/* the same records from a kernel loaded 2 MiB higher */
+	return write_group_capture(group_moved, 0x200000ull);
+}
+
+/* Groups, counts, examples and order straight from report__group(). */
+static void test_group_table(void)
+{
+	static const __u64 counts[] = { 12, 3, 3, 2, 1, 1 };
+	static const char *const comms[] = { "cat", "ls", "touch", "kworker/0:1",
+					     "kworker/1:0", "kworker/1:1" };
+	struct group_table t = {};
+	struct lbrfile *f = NULL;
+	struct ksyms *ks = NULL;
+	struct report r = {};
+	const char *text;
+	size_t i, klen;
+
+	CU_ASSERT_EQUAL_FATAL(lbrfile__open(group_capture, &f), 0);
+	text = lbrfile__kallsyms(f, &klen);
+	CU_ASSERT_EQUAL_FATAL(ksyms__parse(text, klen, &ks), 0);
+	r.file = f;
+	r.ks = ks;
+	CU_ASSERT_EQUAL_FATAL(report__group(&r, &t), 0);
+	CU_ASSERT_EQUAL(t.total, 22);
+	CU_ASSERT_EQUAL(r.nr_records, 22);
+	CU_ASSERT_EQUAL(r.nr_groups, 6);
+	CU_ASSERT_EQUAL_FATAL(t.nr, 6);
+	for (i = 0; i < t.nr; i++) {
+		CU_ASSERT_EQUAL(t.groups[i].count, counts[i]);
+		CU_ASSERT_STRING_EQUAL(t.groups[i].example.ev->comm, comms[i]);
+	}
+	/* the oldest record of A, though written last */
+	CU_ASSERT_EQUAL(t.groups[0].example.ev->time_ns, 1000000000ull);
+	CU_ASSERT_EQUAL(t.groups[0].example.ev->seq, 0);
+	group_table__free(&t);
+
+	/* --keep-all: the tracing path is part of the key, every A and D record differs */
+	r.keep_all = true;
+	CU_ASSERT_EQUAL_FATAL(report__group(&r, &t), 0);
+	CU_ASSERT_EQUAL(t.nr, 12 + 3 + 3 + 2 + 1 + 1);
+	group_table__free(&t);
+	ksyms__free(ks);
+	lbrfile__close(f);
+}
+
+/* Many keys: the table grows past its first slots and finds every group again. */
+static void test_group_grow(void)
+{
+	struct lbrsnap_event ev = {};
+	struct lbr_record rec = { .ev = &ev };
+	struct group_table t = {};
+	struct group_key k = {};
+	__u64 i, n = 5000;
+	int err = 0;
+
+	for (i = 0; i < 2 * n && !err; i++) {
+		group_key__reset(&k);
+		group_key__add_str(&k, 'n', "do_sys_openat2");
+		group_key__add_u64(&k, 'o', i % n);
+		err = group_table__add(&t, &k, &rec);
+	}
+	/* fields are length-prefixed: the same bytes split differently are another key */
+	group_key__reset(&k);
+	group_key__add_str(&k, 'n', "do_sys_opena");
+	group_key__add_str(&k, 'n', "t2");
+	CU_ASSERT_EQUAL(group_table__add(&t, &k, &rec), 0);
+	group_key__reset(&k);
+	group_key__add_str(&k, 'n', "do_sys_openat");
+	group_key__add_str(&k, 'n', "2");
+	CU_ASSERT_EQUAL(group_table__add(&t, &k, &rec), 0);
+	CU_ASSERT_EQUAL(err, 0);
+	CU_ASSERT_EQUAL(t.total, 2 * n + 2);
+	CU_ASSERT_EQUAL_FATAL(t.nr, n + 2);
+	group_table__sort(&t);
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(t.groups[i].count, 2);
+	CU_ASSERT_EQUAL(t.groups[n].count, 1);
+	CU_ASSERT_EQUAL(t.groups[n + 1].count, 1);
+	/* equal counts: first seen first */
+	CU_ASSERT_EQUAL(t.groups[0].first, 0);
+	CU_ASSERT_EQUAL(t.groups[n - 1].first, n - 1);
+	group_key__free(&k);
+	group_table__free(&t);
+}
+
+static void test_group_text(void)
+{
+	char *out = render_opts(group_capture, false, false, true, false), *moved;
+	const char *want =
+		"  54.55%  12 records  fexit:do_sys_openat2 ret=-2 (ENOENT)\n"
+		"     [#04] do_sys_openat2+0x10 -> do_filp_open+0x0\n"
+		"     [#03] do_filp_open+0x80 -> do_sys_openat2+0x15\n"
+		"     [#02] do_sys_openat2+0x60 -> bpf_trampoline_6442508829+0x7f\n"
+		"    first: 1.000000 [001] cat/100/101\n"
+		"\n"
+		"  13.64%   3 records  fexit:do_sys_openat2 ret=0\n"
+		"     [#04] do_sys_openat2+0x10 -> do_filp_open+0x0\n"
+		"     [#03] do_filp_open+0x80 -> do_sys_openat2+0x15\n"
+		"     [#02] do_sys_openat2+0x60 -> bpf_trampoline_6442508829+0x7f\n"
+		"    first: 1.500000 [000] ls/200/201\n"
+		"\n"
+		"  13.64%   3 records  fexit:do_sys_openat2 ret=-2 (ENOENT)\n"
+		"     [#04] do_sys_openat2+0x10 -> do_filp_open+0x0\n"
+		"     [#03] do_filp_open+0x90 -> do_sys_openat2+0x15\n"
+		"     [#02] do_sys_openat2+0x60 -> bpf_trampoline_6442508829+0x7f\n"
+		"    first: 2.000000 [000] touch/300/301\n"
+		"\n"
+		"   9.09%   2 records  raw_tp:sched_switch\n"
+		"    kernel stack, innermost first:\n"
+		"      __schedule+0x3a6\n"
+		"      schedule+0x25\n"
+		"    first: 3.000000 [000] kworker/0:1/7/8\n"
+		"\n"
+		"   4.55%   1 record   raw_tp:sched_switch\n"
+		"    kernel stack, innermost first:\n"
+		"      __schedule+0x3a6\n"
+		"      schedule+0x30\n"
+		"    first: 4.000000 [001] kworker/1:0/8/9\n"
+		"\n"
+		"   4.55%   1 record   raw_tp:sched_switch\n"
+		"    kernel stack, innermost first:\n"
+		"      __schedule+0x400\n"
+		"      schedule+0x25\n"
+		"    first: 5.000000 [000] kworker/1:1/9/10\n"
+		"\n"
+		"[ lbrsnap: 22 records in 6 groups, none lost ]\n";
+
+	CU_ASSERT_STRING_EQUAL(out, want);
+	/* by symbol+offset: the same paths from a kernel loaded elsewhere read the same */
+	moved = render_opts(group_moved, false, false, true, false);
+	CU_ASSERT_STRING_EQUAL(moved, want);
+	free(moved);
+	free(out);
+}
+
+/* the summary before the records: past 20 records, the 5 largest groups */
+static void test_group_top(void)
+{
+	char *out = render_opts(group_capture, false, false, false, true);
+
+	CU_ASSERT(at(out, "[ lbrsnap: 22 records in 6 groups of identical paths, the largest ]\n"
+		      "  54.55%  12 records  fexit:do_sys_openat2 ret=-2 (ENOENT)\n"
+		      "  13.64%   3 records  fexit:do_sys_openat2 ret=0\n"
+		      "  13.64%   3 records  fexit:do_sys_openat2 ret=-2 (ENOENT)\n"
+		      "   9.09%   2 records  raw_tp:sched_switch\n"
+		      "   4.55%   1 record   raw_tp:sched_switch\n"
+		      "    ... 1 more group, 1 record\n"
+		      "[ lbrsnap: --group shows each group's path once, --no-summary hides this ]\n"
+		      "\n"
+		      "1.000000 [001] cat/100/101 fexit:do_sys_openat2 ret=-2 (ENOENT)\n") == 0);
+	/* counted once */
+	CU_ASSERT(at(out, "[ lbrsnap: 22 records, none lost ]\n") > 0);
+	free(out);
+	/* off, and not for a capture of 20 records or fewer */
+	out = render_opts(group_capture, false, false, false, false);
+	CU_ASSERT(at(out, "1.000000 [001] cat/100/101 ") == 0);
+	free(out);
+	out = render_opts(capture, false, false, false, true);
+	CU_ASSERT(at(out, "1.000002 [001] ") == 0);
+	free(out);
+	/* JSON only changes with --group */
+	out = render_opts(group_capture, true, false, false, true);
+	CU_ASSERT(at(out, "{\"time_ns\":\"1000000000\",") == 0);
+	free(out);
+}
+
+static json_object *parse_line(const char *line)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *o = json_tokener_parse_ex(tok, line, strlen(line));
+
+	CU_ASSERT_EQUAL(json_tokener_get_error(tok), json_tokener_success);
+	CU_ASSERT_EQUAL((size_t)json_tokener_get_parse_end(tok), strlen(line));
+	json_tokener_free(tok);
+	return o;
+}
+
+static void assert_double(json_object *o, const char *key, double want)
+{
+	json_object *v = field(o, key);
+
+	CU_ASSERT_FATAL(json_object_is_type(v, json_type_double));
+	CU_ASSERT_DOUBLE_EQUAL(json_object_get_double(v), want, 1e-9);
+}
+
+static void test_group_json(void)
+{
+	static const long long counts[] = { 12, 3, 3, 2, 1, 1 };
+	static const double percents[] = { 54.55, 13.64, 13.64, 9.09, 4.55, 4.55 };
+	char *out = render_opts(group_capture, true, false, true, false);
+	char *moved = render_opts(group_moved, true, false, true, false);
+	char *save = NULL, *msave = NULL, *line, *mline, keys[6][17];
+	json_object *o, *m, *e;
+	int n, i;
+
+	line = strtok_r(out, "\n", &save);
+	mline = strtok_r(moved, "\n", &msave);
+	for (n = 0; n < 6; n++) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mline);
+		o = parse_line(line);
+		m = parse_line(mline);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		assert_int(o, "group", n + 1);
+		assert_int(o, "count", counts[n]);
+		assert_double(o, "percent", percents[n]);
+		/* the key names the path in any capture of the same kernel */
+		assert_str(m, "key", json_object_get_string(field(o, "key")));
+		snprintf(keys[n], sizeof(keys[n]), "%s", json_object_get_string(field(o, "key")));
+		CU_ASSERT_EQUAL(strlen(keys[n]), 16);
+		if (n == 0) {
+			assert_str(o, "spec", "fexit:do_sys_openat2");
+			assert_int(o, "ret", -2);
+			assert_str(o, "errno", "ENOENT");
+			assert_int(o, "trimmed", 2);
+			e = field(o, "branches");
+			/* the path: the untrimmed branches, newest first, no flags */
+			CU_ASSERT_EQUAL_FATAL(json_object_array_length(e), 3);
+			check_branch(json_object_array_get_idx(e, 0), "do_sys_openat2+0x60",
+				     "bpf_trampoline_6442508829+0x7f", false);
+			CU_ASSERT_FALSE(json_object_object_get_ex(json_object_array_get_idx(e, 0),
+								  "mispred", NULL));
+			e = field(o, "first");
+			assert_str(e, "time_ns", "1000000000");
+			assert_int(e, "pid", 100);
+			assert_str(e, "comm", "cat");
+			assert_int(e, "seq", 0);
+		}
+		if (n == 3) {
+			assert_str(o, "spec", "raw_tp:sched_switch");
+			e = field(o, "stack");
+			CU_ASSERT_EQUAL_FATAL(json_object_array_length(e), 2);
+			assert_str(json_object_array_get_idx(e, 0), "sym", "__schedule+0x3a6");
+			assert_str(json_object_array_get_idx(e, 1), "sym", "schedule+0x25");
+		}
+		json_object_put(o);
+		json_object_put(m);
+		line = strtok_r(NULL, "\n", &save);
+		mline = strtok_r(NULL, "\n", &msave);
+	}
+	/* different paths, different keys */
+	for (n = 0; n < 6; n++) {
+		for (i = n + 1; i < 6; i++)
+			CU_ASSERT(strcmp(keys[n], keys[i]) != 0);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+	o = parse_line(line);
+	assert_int(o, "records", 22);
+	assert_int(o, "groups", 6);
+	json_object_put(o);
+	CU_ASSERT_PTR_NULL(strtok_r(NULL, "\n", &save));
+	free(out);
+	free(moved);
+}
+
 static CU_TestInfo report_tests[] = {
 	{ "text", test_text },
 	{ "text_keep_all", test_text_keep_all },
@@ -596,6 +976,11 @@ static CU_TestInfo report_tests[] = {
 	{ "errno_names", test_errno_names },
 	{ "version1", test_version1 },
 	{ "command", test_command },
+	{ "group_table", test_group_table },
+	{ "group_grow", test_group_grow },
+	{ "group_text", test_group_text },
+	{ "group_top", test_group_top },
+	{ "group_json", test_group_json },
 	CU_TEST_INFO_NULL,
 };
 
