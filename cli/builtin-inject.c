@@ -32,11 +32,6 @@ int cmd_inject(int argc, char **argv)
 	err = perf_cli__parse(&cli, argc, argv, usage);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (!strcmp(cli.input, cli.output)) {
-		fprintf(stderr, "lbrsnap inject: %s: input and output must differ\n", cli.output);
-		perf_cli__free(&cli);
-		return 129;
-	}
 	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all);
 	perf_cli__free(&cli);
 	return err ? 1 : 0;

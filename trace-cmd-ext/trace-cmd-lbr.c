@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "out-file.h"
 #include "subcmd.h"
 #include "tracedat-merge.h"
 #include "record.h"
@@ -107,6 +108,13 @@ static int cmd_write(int argc, char **argv, bool merge)
 	if (!merge) {
 		capture = input ? input : capture;
 		input = NULL;
+	}
+	/* the output replaces its name only at the end: an input by that name would be lost */
+	if (out_file__same(output, capture) || out_file__same(output, input)) {
+		fprintf(stderr, "trace-cmd-lbr %s: %s: is the input %s; write the output "
+			"elsewhere\n", argv[0], output,
+			out_file__same(output, capture) ? capture : input);
+		return 129;
 	}
 	return lbr__write(input, capture, output, quiet);
 }

@@ -562,6 +562,9 @@ int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 		goto cleanup;
 	err = perf_writer__close(m.w);
 	m.w = NULL;
+	/* no kallsyms copy without the file it belongs to */
+	if (err && kallsyms_path)
+		unlink(kallsyms_path);
 cleanup:
 	perf_writer__abort(m.w);
 	perf_lbr__free(m.pl);
