@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "out-file.h"
+#include "sig-defer.h"
 #include "subcmd.h"
 #include "tracedat-merge.h"
 #include "record.h"
@@ -75,6 +76,8 @@ static int cmd_write(int argc, char **argv, bool merge)
 	const char *usage = merge ? merge_usage : convert_usage;
 	const char *input = NULL, *capture = "lbrsnap.data";
 	const char *output = merge ? "trace-lbr.dat" : "trace.dat";
+	sigset_t old;
+	int ret;
 	bool quiet = false;
 	int c;
 
@@ -116,7 +119,10 @@ static int cmd_write(int argc, char **argv, bool merge)
 			out_file__same(output, capture) ? capture : input);
 		return 129;
 	}
-	return lbr__write(input, capture, output, quiet);
+	sig_defer__begin(&old);
+	ret = lbr__write(input, capture, output, quiet);
+	sig_defer__end(&old, merge ? "trace-cmd-lbr merge" : "trace-cmd-lbr convert", output);
+	return ret;
 }
 
 static int cmd_convert(int argc, char **argv)

@@ -59,6 +59,7 @@ struct merge {
 	struct pending pend;
 	__u64 max_time;
 	__u64 first_time, last_time;
+	struct perf_merge_stats st;
 	__u64 out[65536 / 8 + 1];
 };
 
@@ -239,6 +240,7 @@ static int pending_flush(struct merge *m, __u64 limit)
 		err = perf_writer__write(m->w, h);
 		if (err)
 			return err;
+		m->st.lbr_samples += h->type == PERF_RECORD_SAMPLE;
 		p->pos += 8 + h->size;
 	}
 	return 0;
@@ -353,6 +355,7 @@ static int copy_data(struct merge *m)
 		err = write_recorded(m, h, id);
 		if (err)
 			return err;
+		m->st.rec_samples += h->type == PERF_RECORD_SAMPLE;
 	}
 	if (ret < 0)
 		return ret;
@@ -514,7 +517,7 @@ static int check_shape(const char *path)
 }
 
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
-	       const char *kallsyms_path, bool keep_all)
+	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)
 {
 	struct perf_lbr_opts o = { .keep_all = keep_all };
 	struct lbrfile *cap = NULL;
@@ -562,6 +565,8 @@ int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 		goto cleanup;
 	err = perf_writer__close(m.w);
 	m.w = NULL;
+	if (!err && st)
+		*st = m.st;
 	/* no kallsyms copy without the file it belongs to */
 	if (err && kallsyms_path)
 		unlink(kallsyms_path);
