@@ -6,6 +6,7 @@
 #include "perf-cli.h"
 #include "perf-convert.h"
 #include "perf-merge.h"
+#include "sig-defer.h"
 
 static void usage(FILE *f)
 {
@@ -27,17 +28,20 @@ static void usage(FILE *f)
 int cmd_inject(int argc, char **argv)
 {
 	struct perf_cli cli = { .cmd = "inject", .with_lbr = true, .lbr = "lbrsnap.data" };
+	struct perf_merge_stats st;
+	sigset_t old;
 	int err;
 
 	err = perf_cli__parse(&cli, argc, argv, usage);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (!strcmp(cli.input, cli.output)) {
-		fprintf(stderr, "lbrsnap inject: %s: input and output must differ\n", cli.output);
-		perf_cli__free(&cli);
-		return 129;
-	}
-	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all);
+	sig_defer__begin(&old);
+	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all, &st);
+	if (!err)
+		fprintf(stderr, "lbrsnap inject: wrote %s: %llu recorded samples, %llu lbr "
+			"samples\n", cli.output, (unsigned long long)st.rec_samples,
+			(unsigned long long)st.lbr_samples);
+	sig_defer__end(&old, "lbrsnap inject", cli.output);
 	perf_cli__free(&cli);
 	return err ? 1 : 0;
 }

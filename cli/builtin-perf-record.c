@@ -169,7 +169,7 @@ int perf_record_main(int argc, char **argv)
 		a.keep = true;
 		goto cleanup;
 	}
-	if (perf_merge(rec, cap, a.output, ksyms, false)) {
+	if (perf_merge(rec, cap, a.output, ksyms, false, NULL)) {
 		a.keep = true;
 		goto cleanup;
 	}

@@ -6,6 +6,7 @@
 #include "perf-cli.h"
 #include "perf-convert.h"
 #include "builtin-perf-record.h"
+#include "sig-defer.h"
 
 static void usage(FILE *f)
 {
@@ -27,6 +28,7 @@ static void usage(FILE *f)
 int cmd_perf(int argc, char **argv)
 {
 	struct perf_cli cli = { .cmd = "perf", .input = "lbrsnap.data", .output = "perf.data" };
+	sigset_t old;
 	int err;
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
@@ -34,10 +36,12 @@ int cmd_perf(int argc, char **argv)
 	err = perf_cli__parse(&cli, argc, argv, usage);
 	if (err)
 		return err < 0 ? 0 : err;
+	sig_defer__begin(&old);
 	err = perf_convert(cli.input, cli.output, cli.kallsyms, cli.keep_all);
 	if (!err)
 		fprintf(stderr, "Wrote %s%s%s\n", cli.output, cli.kallsyms ? " and " : "",
 			cli.kallsyms ? cli.kallsyms : "");
+	sig_defer__end(&old, "lbrsnap perf", cli.output);
 	perf_cli__free(&cli);
 	return err ? 1 : 0;
 }

@@ -3,7 +3,34 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "out-file.h"
 #include "perf-cli.h"
+
+/* An output must not replace an input, by any name: the input would be lost on success. */
+static int perf_cli__check_apart(const struct perf_cli *cli)
+{
+	const char *in[] = { cli->input, cli->with_lbr ? cli->lbr : NULL };
+	const char *out[] = { cli->output, cli->kallsyms };
+	size_t i, j;
+
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 2; j++) {
+			if (!out_file__same(out[j], in[i]) && !(out[j] && in[i] &&
+			    !strcmp(out[j], in[i])))
+				continue;
+			fprintf(stderr, "lbrsnap %s: %s: is the input %s; write the output "
+				"elsewhere\n", cli->cmd, out[j], in[i]);
+			return 129;
+		}
+	}
+	return 0;
+}
+
+void perf_cli__free(struct perf_cli *cli)
+{
+	free(cli->kallsyms_buf);
+	cli->kallsyms_buf = NULL;
+}
 
 int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(FILE *f))
 {
@@ -58,11 +85,5 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 			return 1;
 		cli->kallsyms = cli->kallsyms_buf;
 	}
-	return 0;
-}
-
-void perf_cli__free(struct perf_cli *cli)
-{
-	free(cli->kallsyms_buf);
-	cli->kallsyms_buf = NULL;
+	return perf_cli__check_apart(cli);
 }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "out-file.h"
+#include "sig-defer.h"
 #include "subcmd.h"
 #include "tracedat-merge.h"
 #include "record.h"
@@ -74,6 +76,8 @@ static int cmd_write(int argc, char **argv, bool merge)
 	const char *usage = merge ? merge_usage : convert_usage;
 	const char *input = NULL, *capture = "lbrsnap.data";
 	const char *output = merge ? "trace-lbr.dat" : "trace.dat";
+	sigset_t old;
+	int ret;
 	bool quiet = false;
 	int c;
 
@@ -108,7 +112,17 @@ static int cmd_write(int argc, char **argv, bool merge)
 		capture = input ? input : capture;
 		input = NULL;
 	}
-	return lbr__write(input, capture, output, quiet);
+	/* the output replaces its name only at the end: an input by that name would be lost */
+	if (out_file__same(output, capture) || out_file__same(output, input)) {
+		fprintf(stderr, "trace-cmd-lbr %s: %s: is the input %s; write the output "
+			"elsewhere\n", argv[0], output,
+			out_file__same(output, capture) ? capture : input);
+		return 129;
+	}
+	sig_defer__begin(&old);
+	ret = lbr__write(input, capture, output, quiet);
+	sig_defer__end(&old, merge ? "trace-cmd-lbr merge" : "trace-cmd-lbr convert", output);
+	return ret;
 }
 
 static int cmd_convert(int argc, char **argv)

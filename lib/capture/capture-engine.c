@@ -666,6 +666,7 @@ static __u64 capture__stop(struct capture *c)
 
 int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_stats *st)
 {
+	struct ksyms *ks = NULL;
 	char *ksyms = NULL;
 	size_t i, len = 0;
 	int ret;
@@ -732,12 +733,18 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	});
 	if (ret)
 		return ret;
-	/* BPF programs are still loaded, so their [bpf] symbols are in this copy */
-	ret = ksyms__read("/proc/kallsyms", &ksyms, &len);
-	if (!ret) {
-		ret = lbrfile_writer__kallsyms(w, ksyms, len);
-		free(ksyms);
+	/*
+	 * BPF programs are still loaded, so their [bpf] symbols are in this copy. Without
+	 * one (unreadable, or addresses hidden) the records are still worth keeping: the
+	 * caller says so, and `lbrsnap report --kallsyms` can name them later.
+	 */
+	st->kallsyms_err = ksyms__read("/proc/kallsyms", &ksyms, &len);
+	if (!st->kallsyms_err) {
+		st->kallsyms_err = ksyms__parse(ksyms, len, &ks);
+		ksyms__free(ks);
 	}
+	ret = st->kallsyms_err ? 0 : lbrfile_writer__kallsyms(w, ksyms, len);
+	free(ksyms);
 	return ret;
 }
 

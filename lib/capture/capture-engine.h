@@ -73,6 +73,12 @@ struct capture_stats {
 	__u64 follow_overflow;		/* children not followed: --follow-max reached */
 	__u64 follow_forgotten;		/* followed processes that exited */
 	__u64 lbr_gaps;			/* intervals with LBR off on a CPU (LBR_GAP) */
+	/*
+	 * Why the capture holds no kallsyms copy, 0 when it does: -ENODATA when every address
+	 * reads as zero (kernel.kptr_restrict), else the error reading /proc/kallsyms. The
+	 * capture is written all the same.
+	 */
+	int kallsyms_err;
 };
 
 /* Invocations whose record is missing: ring buffer full, skipped by the kernel, unread. */

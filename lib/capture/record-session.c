@@ -105,6 +105,12 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 			strerror(-ret));
 		goto cleanup_signals;
 	}
+	if (res->stats.kallsyms_err)
+		fprintf(stderr, "%s: /proc/kallsyms: %s: '%s' keeps no kernel symbols (name them "
+			"with `lbrsnap report --kallsyms FILE`, FILE a copy where they show)\n",
+			o->who, res->stats.kallsyms_err == -ENODATA ?
+			"no symbol has an address (hidden by kernel.kptr_restrict)" :
+			strerror(-res->stats.kallsyms_err), o->output);
 	ret = lbrfile_writer__close(w);
 	w = NULL;
 	if (ret)

@@ -480,7 +480,7 @@ int lbrfile_writer__create(const char *path, struct lbrfile_writer **out)
 	}
 	memcpy(hdr.magic, LBRFILE_MAGIC, 8);
 	if (fwrite(&hdr, sizeof(hdr), 1, w->fp) != 1) {
-		err = -EIO;
+		err = -(errno ?: EIO);
 		goto cleanup;
 	}
 	*out = w;
@@ -503,7 +503,7 @@ static int write_section(struct lbrfile_writer *w, __u32 type, const void *a, si
 	    (alen && fwrite(a, alen, 1, w->fp) != 1) ||
 	    (blen && fwrite(b, blen, 1, w->fp) != 1) ||
 	    (pad && fwrite(zero, pad, 1, w->fp) != 1))
-		w->err = -EIO;
+		w->err = -(errno ?: EIO);	/* ENOSPC says more than EIO */
 	return w->err;
 }
 

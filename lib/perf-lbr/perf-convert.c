@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 #include "perf-tracing-data.h"
 #include "perf-event-desc.h"
@@ -149,8 +150,12 @@ int perf_convert(const char *cap_path, const char *out_path, const char *kallsym
 		goto cleanup;
 	err = perf_writer__close(w);
 	w = NULL;
+	/* no kallsyms copy without the file it belongs to */
+	if (err && kallsyms_path)
+		unlink(kallsyms_path);
 cleanup:
-	if (err && err != -EINVAL)
+	/* the reader, the writer and the kallsyms copy name their own errors */
+	if (err == -ENOMEM)
 		fprintf(stderr, "%s: cannot write: %s\n", out_path, strerror(-err));
 	perf_writer__abort(w);
 	perf_lbr__free(pl);

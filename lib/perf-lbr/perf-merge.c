@@ -15,14 +15,18 @@
  * than anything perf has flushed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "perf-tracing-data.h"
 #include "perf-event-desc.h"
 #include "perf-sample.h"
 #include "perf-data-reader.h"
 #include "perf-data-writer.h"
+#include "perf-unzip.h"
 #include "perf-convert.h"
 #include "perf-merge.h"
 #include "perf-lbr.h"
@@ -42,6 +46,7 @@ struct pending {
 struct merge {
 	const char *rec_path;
 	struct perf_reader *r;
+	struct perf_unzip *unzip;	/* `perf record -z`: records come out uncompressed */
 	struct perf_writer *w;
 	struct perf_lbr *pl;
 	bool add_identifier;	/* recorded attrs lack IDENTIFIER: add it everywhere */
@@ -54,6 +59,7 @@ struct merge {
 	struct pending pend;
 	__u64 max_time;
 	__u64 first_time, last_time;
+	struct perf_merge_stats st;
 	__u64 out[65536 / 8 + 1];
 };
 
@@ -234,9 +240,60 @@ static int pending_flush(struct merge *m, __u64 limit)
 		err = perf_writer__write(m->w, h);
 		if (err)
 			return err;
+		m->st.lbr_samples += h->type == PERF_RECORD_SAMPLE;
 		p->pos += 8 + h->size;
 	}
 	return 0;
+}
+
+/*
+ * The recording's next record, with the records inside PERF_RECORD_COMPRESSED taken out of
+ * it in their place: the merged file is written uncompressed, so that the lbr records can
+ * go between them in time order and the COMMs inside are seen.
+ */
+static int merge_next(struct merge *m, const struct perf_event_header **h)
+{
+	int ret;
+
+	for (;;) {
+		if (m->unzip) {
+			ret = perf_unzip__next(m->unzip, h);
+			if (ret > 0)
+				return ret;
+			if (ret < 0)
+				goto bad_unzip;
+		}
+		ret = perf_reader__next(m->r, h);
+		if (ret <= 0)
+			break;
+		if ((*h)->type != PERF_RECORD_COMPRESSED)
+			return ret;
+		if (!m->unzip) {
+			ret = perf_unzip__new(&m->unzip);
+			if (ret)
+				return ret;
+		}
+		ret = perf_unzip__feed(m->unzip, *h);
+		if (ret)
+			goto bad_unzip;
+	}
+	if (!ret && m->unzip && perf_unzip__pending(m->unzip)) {
+		fprintf(stderr, "%s: compressed data ends inside a record\n", m->rec_path);
+		return -EBADMSG;
+	}
+	return ret;
+bad_unzip:
+	if (ret == -EBADMSG)
+		fprintf(stderr, "%s: compressed record at %#llx does not decompress\n",
+			m->rec_path, (unsigned long long)perf_reader__offset(m->r));
+	return ret;
+}
+
+static void merge_rewind(struct merge *m)
+{
+	perf_reader__rewind(m->r);
+	if (m->unzip)
+		perf_unzip__reset(m->unzip);
 }
 
 static bool tid_known(__u32 tid, void *ctx)
@@ -253,7 +310,7 @@ static int collect_tids(struct merge *m)
 	__u32 *n;
 	int ret;
 
-	while ((ret = perf_reader__next(m->r, &h)) > 0) {
+	while ((ret = merge_next(m, &h)) > 0) {
 		if (h->type != PERF_RECORD_COMM || h->size < sizeof(*h) + 8)
 			continue;
 		if (m->nr_tids == m->cap_tids) {
@@ -266,7 +323,7 @@ static int collect_tids(struct merge *m)
 		m->tids[m->nr_tids++] = ((const __u32 *)(h + 1))[1];
 	}
 	qsort(m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
-	perf_reader__rewind(m->r);
+	merge_rewind(m);
 	return ret;
 }
 
@@ -276,7 +333,7 @@ static int copy_data(struct merge *m)
 	__u64 t, id;
 	int ret, err;
 
-	while ((ret = perf_reader__next(m->r, &h)) > 0) {
+	while ((ret = merge_next(m, &h)) > 0) {
 		if (h->type == PERF_RECORD_FINISHED_ROUND) {
 			err = pending_flush(m, m->max_time);
 			if (err)
@@ -298,6 +355,7 @@ static int copy_data(struct merge *m)
 		err = write_recorded(m, h, id);
 		if (err)
 			return err;
+		m->st.rec_samples += h->type == PERF_RECORD_SAMPLE;
 	}
 	if (ret < 0)
 		return ret;
@@ -371,7 +429,8 @@ static int write_features(struct merge *m)
 	int bit, err;
 
 	for (bit = 0; bit < PERF_FEAT_BITS; bit++) {
-		if (!perf_feat__test(fh->features, bit))
+		/* the records are written decompressed */
+		if (!perf_feat__test(fh->features, bit) || bit == PERF_FEAT_COMPRESSED)
 			continue;
 		err = perf_reader__feature(m->r, bit, &d, &len);
 		if (err)
@@ -424,14 +483,50 @@ static int lbr_opts(struct merge *m, struct perf_lbr_opts *o)
 	return 0;
 }
 
+/*
+ * The two shapes of perf.data that cannot be rewritten in place of a recording, named with
+ * what to do instead: `perf record --threads` writes a directory of per-thread data files,
+ * and `perf record -o -` a pipe-mode stream (a 16-byte header, attrs and features as
+ * records) that perf 6.1 itself cannot turn back into a file for tracepoint events.
+ */
+static int check_shape(const char *path)
+{
+	struct perf_pipe_file_header { __u64 magic, size; } h;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &st))
+		return 0;	/* the reader names the error */
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: a directory (from `perf record --threads`?): its per-thread "
+			"data files cannot be merged; record without --threads\n", path);
+		return -EISDIR;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, &h, sizeof(h));
+	close(fd);
+	if (n == sizeof(h) && !memcmp(&h.magic, "PERFILE2", 8) && h.size == sizeof(h)) {
+		fprintf(stderr, "%s: pipe-mode perf.data (from `perf record -o -`) cannot be "
+			"merged; record to a file: perf record -k mono -o FILE\n", path);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
-	       const char *kallsyms_path, bool keep_all)
+	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)
 {
 	struct perf_lbr_opts o = { .keep_all = keep_all };
 	struct lbrfile *cap = NULL;
 	struct merge m = { .rec_path = rec_path };
 	int err;
 
+	err = check_shape(rec_path);
+	if (err)
+		return err;
 	err = perf_reader__open(rec_path, &m.r);
 	if (err)
 		return err;
@@ -470,11 +565,17 @@ int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 		goto cleanup;
 	err = perf_writer__close(m.w);
 	m.w = NULL;
+	if (!err && st)
+		*st = m.st;
+	/* no kallsyms copy without the file it belongs to */
+	if (err && kallsyms_path)
+		unlink(kallsyms_path);
 cleanup:
 	perf_writer__abort(m.w);
 	perf_lbr__free(m.pl);
 	lbrfile__close(cap);
 	perf_reader__close(m.r);
+	perf_unzip__free(m.unzip);
 	free(m.pend.buf);
 	free(m.ids);
 	free(m.tids);

@@ -4,13 +4,20 @@
 #define LBRSNAP_PERF_MERGE_H
 
 #include <stdbool.h>
+#include <linux/types.h>
+
+/* What a merge wrote, for its closing line. */
+struct perf_merge_stats {
+	__u64 rec_samples;		/* samples of the recording, all copied */
+	__u64 lbr_samples;		/* lbr samples added */
+};
 
 /*
  * Writes rec_path (from `perf record -k mono`) with the capture's lbr events merged in time
  * order to out_path. keep_all keeps the tracing path's entries in the samples' callchains
- * and branch stacks.
+ * and branch stacks. st (may be NULL) receives the counts.
  */
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
-	       const char *kallsyms_path, bool keep_all);
+	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st);
 
 #endif /* LBRSNAP_PERF_MERGE_H */

@@ -28,6 +28,7 @@ struct perf_writer {
 	struct perf_file_attr *attrs;
 	size_t nr_attrs;
 	bool data_started;
+	bool failed;		/* a write failed: said once, as "PATH: cannot write: why" */
 	__u64 data_off;
 	__u64 data_size;
 	char *buf;
@@ -55,7 +56,7 @@ int perf_writer__create(const char *path, size_t attr_bytes, struct perf_writer 
 	}
 	err = out_file__open(&w->out, path);
 	if (err) {
-		fprintf(stderr, "%s.tmp: %s\n", path, strerror(-err));
+		fprintf(stderr, "%s: cannot write: %s\n", path, strerror(-err));
 		goto cleanup;
 	}
 	*out = w;
@@ -138,6 +139,15 @@ static int flush_buf(struct perf_writer *w)
 	return err;
 }
 
+/* An error of the output file itself (full disk, I/O), named once. */
+static int write_failed(struct perf_writer *w, int err)
+{
+	if (!w->failed)
+		fprintf(stderr, "%s: cannot write: %s\n", w->out.path, strerror(-err));
+	w->failed = true;
+	return err;
+}
+
 int perf_writer__write(struct perf_writer *w, const void *rec)
 {
 	const struct perf_event_header *h = rec;
@@ -148,12 +158,12 @@ int perf_writer__write(struct perf_writer *w, const void *rec)
 	if (!w->data_started) {
 		err = write_attrs(w);
 		if (err)
-			return err;
+			return write_failed(w, err);
 	}
 	if (w->buf_len + h->size > WRITE_BUF_SIZE) {
 		err = flush_buf(w);
 		if (err)
-			return err;
+			return write_failed(w, err);
 	}
 	memcpy(w->buf + w->buf_len, rec, h->size);
 	w->buf_len += h->size;
@@ -230,7 +240,7 @@ int perf_writer__close(struct perf_writer *w)
 	if (!err)
 		err = out_file__commit(&w->out);
 	if (err)
-		fprintf(stderr, "%s: %s\n", w->out.path, strerror(-err));
+		write_failed(w, err);
 	perf_writer__abort(w);
 	return err;
 }

@@ -33,6 +33,11 @@ struct merge {
 	unsigned int nr_cap_cpus;
 	struct tracedat_merge_stats *st;
 	struct tracedat_pages *pages;
+	/*
+	 * What libtracecmd adds to the recorded time stamps (DATE, OFFSET options): they are
+	 * copied shifted and the options left out, so the lbr events are shifted alike.
+	 */
+	long long ts_offset;
 	char *err;
 	size_t errlen;
 };
@@ -206,6 +211,7 @@ static int meta_from_recording(struct merge *mg, const char *input)
 		return err;
 	mg->st->in_version = info.version;
 	snprintf(mg->st->in_compression, sizeof(mg->st->in_compression), "%s", info.compression);
+	mg->ts_offset = info.ts_offset;
 	if (strcmp(m->buffers[0].clock, "mono"))
 		return fail(mg, -EINVAL,
 			    "%s: recorded with trace clock '%s'; lbrsnap time stamps are "
@@ -230,7 +236,7 @@ static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
 	struct merge *mg = ctx;
 
 	mg->st->lbr_events++;
-	return tracedat_pages__add(mg->pages, ts, payload, len, 0);
+	return tracedat_pages__add(mg->pages, ts + mg->ts_offset, payload, len, 0);
 }
 
 static int put_lbr(struct merge *mg, const struct lbr_record *rec)
@@ -258,7 +264,8 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 	if (h)
 		rec = tracecmd_read_cpu_first(h, cpu);
 	while (rec) {
-		while (lbr && li < lbr->nr && lbr->recs[li].ev->time_ns < rec->ts) {
+		while (lbr && li < lbr->nr &&
+		       lbr->recs[li].ev->time_ns + mg->ts_offset < rec->ts) {
 			err = put_lbr(mg, &lbr->recs[li++]);
 			if (err)
 				goto cleanup;

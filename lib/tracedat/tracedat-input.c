@@ -36,6 +36,7 @@ struct input {
 	/* v7 section offsets from the options */
 	__u64 sec[TRACEDAT_OPT_CMDLINES + 1];
 	char *top_clock;
+	long long ts_offset;
 };
 
 static int fail(struct input *in, const char *fmt, ...)
@@ -240,6 +241,13 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 		if (id == TRACEDAT_OPT_CPUCOUNT && size >= 4) {
 			m->nr_cpus = get_n(&o, 4);
 			continue;
+		}
+		/* as libtracecmd reads them: ASCII numbers, DATE in microseconds */
+		if ((id == TRACEDAT_OPT_DATE || id == TRACEDAT_OPT_OFFSET) && size) {
+			char num[32];
+
+			snprintf(num, sizeof(num), "%.*s", (int)size, (const char *)o.p);
+			in->ts_offset += strtoll(num, NULL, 0) * (id == TRACEDAT_OPT_DATE ? 1000 : 1);
 		}
 		if (id == TRACEDAT_OPT_TRACECLOCK && !in->top_clock)
 			in->top_clock = selected_clock((const char *)o.p, size);
@@ -471,6 +479,7 @@ int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
 	if (ret)
 		goto cleanup;
 	snprintf(info->compression, sizeof(info->compression), "%s", in.compression);
+	info->ts_offset = in.ts_offset;
 	ret = put_top_buffer_first(m, in.top_clock ? in.top_clock : "local");
 	/* v6 instances use the top buffer's clock */
 	for (i = 1; !ret && i < m->nr_buffers; i++) {

@@ -16,6 +16,7 @@
 struct tracedat_input_info {
 	int version;			/* 6 or 7 */
 	char compression[32];		/* "none", "zstd", "zlib" */
+	long long ts_offset;		/* ns libtracecmd adds to every time stamp (DATE, OFFSET) */
 };
 
 /*

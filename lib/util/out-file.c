@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "out-file.h"
 
 int write_all(int fd, const void *buf, size_t len)
@@ -33,19 +36,66 @@ static void out_file__reset(struct out_file *f)
 	f->fp = NULL;
 }
 
+/*
+ * The file a symbolic link names, which need not exist yet (a dangling link names the file
+ * to create, as the shell's ">" would create it).
+ */
+static char *link_target(const char *path)
+{
+	char buf[PATH_MAX], *dir, *res = realpath(path, NULL);
+	ssize_t n;
+
+	if (res || errno != ENOENT)
+		return res;
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return NULL;
+	buf[n] = 0;
+	if (buf[0] == '/')
+		return strdup(buf);
+	dir = strdup(path);
+	if (!dir || asprintf(&res, "%s/%s", dirname(dir), buf) < 0)
+		res = NULL;
+	free(dir);
+	return res;
+}
+
 int out_file__open(struct out_file *f, const char *path)
 {
+	struct stat st;
 	int err;
 
 	f->fd = -1;
 	f->fp = NULL;
-	f->path = strdup(path);
-	if (!f->path || asprintf(&f->tmp, "%s.tmp", path) < 0) {
+	f->tmp = NULL;
+	/*
+	 * A symbolic link is followed, as open() would: the file it names is written (the
+	 * temporary file next to it) and the link stays. A directory is refused now rather
+	 * than by the rename after all the work.
+	 */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		f->path = link_target(path);
+	else
+		f->path = strdup(path);
+	if (!f->path) {
+		err = -errno;
+		goto cleanup;
+	}
+	if (!stat(f->path, &st) && S_ISDIR(st.st_mode)) {
+		err = -EISDIR;
+		goto cleanup;
+	}
+	if (asprintf(&f->tmp, "%s.tmp", f->path) < 0) {
 		f->tmp = NULL;
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a stale temporary file (a killed run) goes; a link planted there is never followed */
+	if (unlink(f->tmp) && errno != ENOENT) {
+		err = -errno;
+		goto cleanup;
+	}
+	f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (f->fd < 0) {
 		err = -errno;
 		goto cleanup;
@@ -84,6 +134,14 @@ int out_file__commit(struct out_file *f)
 	}
 	out_file__reset(f);
 	return 0;
+}
+
+bool out_file__same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }
 
 void out_file__abort(struct out_file *f)

@@ -8,6 +8,7 @@
 #ifndef LBRSNAP_OUT_FILE_H
 #define LBRSNAP_OUT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,7 +21,10 @@ struct out_file {
 
 #define OUT_FILE_INIT { .fd = -1 }
 
-/* Creates PATH.tmp for writing. Returns 0 or a negative errno; f is reset on error. */
+/*
+ * Creates PATH.tmp for writing (PATH a symbolic link: next to the file it names). Returns 0
+ * or a negative errno (-EISDIR: PATH is a directory); f is reset on error.
+ */
 int out_file__open(struct out_file *f, const char *path);
 /* A buffered stream on the file, for writers that use stdio; NULL and errno on error. */
 FILE *out_file__stdio(struct out_file *f);
@@ -31,6 +35,11 @@ FILE *out_file__stdio(struct out_file *f);
 int out_file__commit(struct out_file *f);
 /* Closes and removes the temporary file; safe on a reset or committed out_file. */
 void out_file__abort(struct out_file *f);
+/*
+ * Whether a and b name one existing file (links followed): an output that would replace one
+ * of its inputs is refused by the front ends with this.
+ */
+bool out_file__same(const char *a, const char *b);
 
 /* Writes all len bytes (retrying short writes and EINTR); returns 0 or a negative errno. */
 int write_all(int fd, const void *buf, size_t len);

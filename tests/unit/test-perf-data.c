@@ -375,7 +375,7 @@ static void test_merge_refuses_default_clock(void)
 	CU_ASSERT(perf_writer__write(w, rec) == 0);
 	CU_ASSERT_FATAL(perf_writer__close(w) == 0);
 	snprintf(out, sizeof(out), "%s/merged.data", dir);
-	CU_ASSERT(perf_merge(path, cap_path, out, NULL, false) == -EINVAL);
+	CU_ASSERT(perf_merge(path, cap_path, out, NULL, false, NULL) == -EINVAL);
 	CU_ASSERT(access(out, F_OK) != 0);
 }
 
