@@ -43,6 +43,13 @@ const volatile __u32 ap_flags[NR_PROGS];
 const volatile __u32 ap_slot_base[NR_PROGS];	/* first slot of the program in the pool */
 const volatile __u8 ap_ret_kind[NR_PROGS];	/* enum lbrsnap_ret_kind */
 const volatile __u8 ap_ret_shift[NR_PROGS];	/* 64 - 8 * size of the return type */
+const volatile __u8 ap_nargs[NR_PROGS];		/* arguments captured; 0: none */
+const volatile __u8 ap_nstrs[NR_PROGS];		/* string slots in its records */
+const volatile __u16 ap_args_size[NR_PROGS];	/* bytes of its argument block */
+const volatile __u8 ap_arg_kind[NR_PROGS][LBRSNAP_MAX_ARGS];	/* lbrsnap_ret/arg_kind */
+const volatile __u8 ap_arg_shift[NR_PROGS][LBRSNAP_MAX_ARGS];
+const volatile __u16 str_size;			/* lbrsnap_str_size(--string-len) */
+const volatile __u8 sys_str_mask[LBRSNAP_NR_SYSCALLS];	/* user string arguments by number */
 const volatile __u32 slot_mask;			/* slots per attach point - 1 */
 const volatile __u32 filter_pid;
 const volatile __u32 filter_tid;
@@ -72,6 +79,7 @@ struct {
 #define BRANCHES_SIZE (LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE)
 #define STACK_SIZE (LBRSNAP_MAX_STACK * 8)
 #define HDR_SIZE sizeof(struct lbrsnap_event)
+#define ARGS_OFF (HDR_SIZE + (want_lbr ? BRANCHES_SIZE : 0) + (want_stack ? STACK_SIZE : 0))
 
 static __always_inline bool comm_matches(const char *comm)
 {
@@ -96,6 +104,107 @@ static __always_inline __u64 ctx_arg1(void *ctx)
 
 	asm volatile("%0 = *(u64 *)(%1 + 8)" : "=r"(v) : "r"(ctx));
 	return v;
+}
+
+/*
+ * Context argument n (a constant): fexit and tp_btf contexts are arrays of u64 arguments,
+ * a raw tracepoint's struct bpf_raw_tracepoint_args is one too.
+ */
+#define CTX_ARG(v, ctx, off) asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(v) : "r"(ctx))
+
+static __always_inline void ctx_args(void *ctx, const __u32 idx, __u64 *v)
+{
+	const __u32 n = ap_nargs[idx];
+
+	/* n is a constant of the frozen rodata: the verifier never sees loads past it */
+	if (n > 0)
+		CTX_ARG(v[0], ctx, 0);
+	if (n > 1)
+		CTX_ARG(v[1], ctx, 8);
+	if (n > 2)
+		CTX_ARG(v[2], ctx, 16);
+	if (n > 3)
+		CTX_ARG(v[3], ctx, 24);
+	if (n > 4)
+		CTX_ARG(v[4], ctx, 32);
+	if (n > 5)
+		CTX_ARG(v[5], ctx, 40);
+}
+
+static __always_inline __u64 extend(__u64 v, __u8 kind, __u8 shift)
+{
+	if (kind == LBRSNAP_RET_SIGNED)
+		return (__s64)(v << shift) >> shift;
+	return (v << shift) >> shift;
+}
+
+/*
+ * The argument block at a: values, then the strings they point to. Syscalls take their
+ * six arguments from the registers saved at entry (they stay there until the exit) and
+ * read user strings where the syscall's format says it takes one.
+ */
+static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap_args *a)
+{
+	const __u32 flags = ap_flags[idx], n = ap_nargs[idx], room = ap_nstrs[idx];
+	__u64 *v = (void *)(a + 1);
+	__u32 i, k = 0, mask = 0;
+	struct lbrsnap_str *st;
+	void *strs = (void *)(v + n);
+	long len;
+
+	a->syscall_nr = -1;
+	a->nr_args = n;
+	a->size = ap_args_size[idx];
+	a->str_size = str_size;
+	a->reserved[0] = a->reserved[1] = a->reserved[2] = 0;
+	if (flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) {
+		struct pt_regs *regs;
+		__u64 nr;
+
+		CTX_ARG(regs, ctx, 0);
+		if (flags & LBRSNAP_AP_SYS_ENTER)
+			nr = ctx_arg1(ctx);
+		else
+			nr = BPF_CORE_READ(regs, orig_ax);
+		a->syscall_nr = nr;
+		if (n == LBRSNAP_MAX_ARGS) {
+			v[0] = BPF_CORE_READ(regs, di);
+			v[1] = BPF_CORE_READ(regs, si);
+			v[2] = BPF_CORE_READ(regs, dx);
+			v[3] = BPF_CORE_READ(regs, r10);
+			v[4] = BPF_CORE_READ(regs, r8);
+			v[5] = BPF_CORE_READ(regs, r9);
+		}
+		if (nr < LBRSNAP_NR_SYSCALLS)
+			mask = sys_str_mask[nr];
+	} else {
+		ctx_args(ctx, idx, v);
+		for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
+			if (i >= n)
+				break;
+			if (ap_arg_kind[idx][i] == LBRSNAP_ARG_STRING)
+				mask |= 1 << i;
+			else
+				v[i] = extend(v[i], ap_arg_kind[idx][i], ap_arg_shift[idx][i]);
+		}
+	}
+	for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
+		if (i >= n || k >= room || k >= LBRSNAP_MAX_STRS)
+			break;
+		if (!(mask & (1 << i)))
+			continue;
+		st = strs + k * str_size;
+		st->arg = i;
+		/* without __user tags in BTF, a char * of a function may point either way */
+		len = -14;	/* EFAULT */
+		if (!(flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)))
+			len = bpf_probe_read_kernel_str(st->s, str_size - 8, (void *)v[i]);
+		if (len < 0)
+			len = bpf_probe_read_user_str(st->s, str_size - 8, (void *)v[i]);
+		st->len = len;
+		k++;
+	}
+	a->nr_strs = k;
 }
 
 /* ret is already extended as its type says (ret_kind) */
@@ -178,13 +287,11 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		goto done;
 	}
 
-	/* records are reserved at their largest; without LBR that is the stack alone */
-	if (!want_lbr)
-		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + STACK_SIZE, 0);
-	else if (want_stack)
-		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + BRANCHES_SIZE + STACK_SIZE, 0);
-	else
-		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + BRANCHES_SIZE, 0);
+	/*
+	 * Records are reserved at their largest; without LBR that is the stack alone. The
+	 * argument block goes last, at a constant offset; user space moves it behind the stack.
+	 */
+	ev = bpf_ringbuf_reserve(&events, ARGS_OFF + ap_args_size[idx], 0);
 	if (!ev) {
 		__sync_fetch_and_add(&sc->lost_ringbuf, 1);
 		goto done;
@@ -229,6 +336,10 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		} else {
 			ev->nr_stack = sret / 8;
 		}
+	}
+	if (ap_args_size[idx]) {
+		fill_args(ctx, idx, (void *)ev + ARGS_OFF);
+		flags |= LBRSNAP_EV_HAS_ARGS;
 	}
 	ev->flags = flags;
 	bpf_ringbuf_submit(ev, 0);

@@ -4,8 +4,9 @@
  *
  * One ring-buffer record per kept hook invocation: a fixed header followed by nr_branches
  * branch entries (24 bytes each, entries[0] most recent, exactly as the kernel's
- * struct perf_branch_entry) and then nr_stack kernel return addresses (innermost first,
- * as bpf_get_stack() returns them). The same bytes are stored verbatim in lbrsnap.data files
+ * struct perf_branch_entry), then nr_stack kernel return addresses (innermost first,
+ * as bpf_get_stack() returns them) and, with LBRSNAP_EV_HAS_ARGS, an argument block
+ * (struct lbrsnap_args, version 3). The same bytes are stored verbatim in lbrsnap.data files
  * (see lib/lbrfile/lbrfile.h), so this layout is an on-disk ABI: only append fields, bump
  * LBRSNAP_EVENT_VERSION when the header changes.
  */
@@ -16,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define LBRSNAP_EVENT_VERSION	2
+#define LBRSNAP_EVENT_VERSION	3
 
 /* Intel Skylake and later have 32 entries, Haswell and AMD Zen 4 16 (lbr-and-peers.md). */
 #define LBRSNAP_MAX_BRANCHES	32
@@ -51,6 +52,7 @@ enum {
 	LBRSNAP_EV_CLOBBERED = 1 << 1,		/* snapshot slot reused mid-copy: branches dropped */
 	LBRSNAP_EV_STACK_ERR = 1 << 2,		/* bpf_get_stack() failed (error in stack_err) */
 	LBRSNAP_EV_LBR_STALE = 1 << 3,		/* set by readers: LBR was off on this CPU then */
+	LBRSNAP_EV_HAS_ARGS = 1 << 4,		/* an argument block follows the stack */
 };
 
 /*
@@ -70,7 +72,51 @@ enum lbrsnap_ret_kind {
 enum {
 	LBRSNAP_AP_RET_FEXIT = 1 << 0,	/* fexit on a function returning a value */
 	LBRSNAP_AP_RET_ARG1 = 1 << 1,	/* sys_exit raw tracepoint: args[1] is the return value */
+	LBRSNAP_AP_SYS_ENTER = 1 << 2,	/* sys_enter: args[1] is the syscall number */
+	LBRSNAP_AP_SYS_EXIT = 1 << 3,	/* sys_exit: the number is args[0]->orig_ax */
 };
+
+/*
+ * Arguments: a fexit function's parameters, a tracepoint's prototype after its void *
+ * (raw_tp, tp_btf), a syscall's six register arguments (sys_enter, sys_exit). Values are
+ * extended as their type says, like return values (the same kinds); STRING arguments keep
+ * their pointer as the value and their text in a string slot.
+ */
+#define LBRSNAP_MAX_ARGS	6
+#define LBRSNAP_MAX_STRS	3	/* string slots per record: mount(2) has three */
+#define LBRSNAP_MAX_STRING_LEN	1024
+#define LBRSNAP_NR_SYSCALLS	512	/* x86-64 numbers below this */
+
+enum lbrsnap_arg_kind {
+	/* 1..4 as enum lbrsnap_ret_kind */
+	LBRSNAP_ARG_STRING = 5,		/* char *: the pointer, and the text read from it */
+};
+
+/*
+ * The argument block: this header, u64 val[nr_args], then nr_strs string slots of str_size
+ * bytes each (struct lbrsnap_str), size bytes in all (a multiple of 8).
+ */
+struct lbrsnap_args {
+	__s32 syscall_nr;	/* sys_enter/sys_exit: the syscall number; else -1 */
+	__u8 nr_args;
+	__u8 nr_strs;
+	__u16 size;
+	__u16 str_size;
+	__u16 reserved[3];
+};
+
+struct lbrsnap_str {
+	__s16 len;		/* bpf_probe_read_*_str(): bytes with the NUL, or -errno */
+	__u8 arg;		/* the argument it was read from */
+	__u8 reserved[5];
+	char s[];		/* str_size - 8 bytes; len == str_size - 8: truncated */
+};
+
+/* Slot bytes for strings of up to len characters: one more to tell truncation, and the NUL */
+static inline unsigned int lbrsnap_str_size(unsigned int len)
+{
+	return (8 + len + 2 + 7) & ~7u;
+}
 
 /* What --errors keeps (rodata filter_errors) */
 enum {

@@ -51,8 +51,13 @@ struct capture_opts {
 					   0: possible CPUs rounded up */
 	bool follow;			/* only processes added with capture__follow() */
 	__u32 follow_max;		/* processes followed at once; 0: 16384 */
+	bool no_args;			/* --no-args: records without arguments */
+	__u32 string_len;		/* --string-len: characters kept of a string argument;
+					   0: CAPTURE_DEFAULT_STRING_LEN */
 	int verbose;
 };
+
+#define CAPTURE_DEFAULT_STRING_LEN 64
 
 /* The default attach point: failing syscalls are useful on any machine. */
 #define CAPTURE_DEFAULT_EVENT "raw_tp:sys_exit"

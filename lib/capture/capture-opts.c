@@ -181,6 +181,18 @@ int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const 
 		}
 		o->follow_max = v;
 		return 1;
+	case CAPTURE_OPT_NO_ARGS:
+		o->no_args = true;
+		return 1;
+	case CAPTURE_OPT_STRING_LEN:
+		if (parse_u64(who, "--string-len", arg, LBRSNAP_MAX_STRING_LEN, &v))
+			return -EINVAL;
+		if (!v) {
+			fprintf(stderr, "%s: --string-len needs N >= 1\n", who);
+			return -EINVAL;
+		}
+		o->string_len = v;
+		return 1;
 	case 'v':
 		o->verbose++;
 		return 1;

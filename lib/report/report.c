@@ -12,8 +12,12 @@
 #include <string.h>
 #include "lbr-stale.h"
 #include "report.h"
+#include "arg-value.h"
 #include "ret-value.h"
 #include "trim.h"
+
+/* A record's arguments as text: six strings of up to 1024 characters, escaped */
+static char args_buf[6 * (4 * LBRSNAP_MAX_STRING_LEN + 64)];
 
 #define SYM_LEN 256
 
@@ -156,7 +160,9 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
+	struct lbr_args view;
 	FILE *out = r->out;
+	bool has_args;
 
 	fprintf(out, "%llu.%06llu [%03u] ", (unsigned long long)(ev->time_ns / 1000000000),
 		(unsigned long long)(ev->time_ns % 1000000000 / 1000), ev->cpu);
@@ -166,13 +172,19 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 		fputs(ap->spec, out);
 	else
 		fprintf(out, "ap#%u", ev->ap);
+	/* with arguments, the call as C reads it: openat(dfd=-100, ...) = -2 (ENOENT) */
+	has_args = lbr_args__view(r->file, ap, rec, &view);
+	if (has_args) {
+		lbr_args__format(&view, args_buf, sizeof(args_buf));
+		fprintf(out, " %s(%s)", view.call, args_buf);
+	}
 	if (ev->flags & LBRSNAP_EV_HAS_RET) {
 		enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
 		const char *name = lbr_errno__name(lbr_ret__errno(kind, ev->ret));
 		char val[LBR_RET_LEN];
 
 		lbr_ret__format(kind, ev->ret, val, sizeof(val));
-		fprintf(out, " ret=%s", val);
+		fprintf(out, has_args ? " = %s" : " ret=%s", val);
 		if (name)
 			fprintf(out, " (%s)", name);
 	}
@@ -402,6 +414,52 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
 		json_cstr(out, val);
 }
 
+/*
+ * "syscall" (sys_enter, sys_exit: its name, null otherwise) and "args": name to value,
+ * numbers as JSON numbers where exact, flags, modes and pointers as their text, strings
+ * as strings ("args_truncated" names those cut at --string-len).
+ */
+static void json_args(struct report *r, const struct lbr_record *rec,
+		      const struct lbr_attach_point *ap)
+{
+	struct lbr_args view;
+	struct lbr_arg arg;
+	FILE *out = r->out;
+	bool any = false;
+	__u32 i;
+
+	if (!lbr_args__view(r->file, ap, rec, &view))
+		return;
+	fputs(",\"syscall\":", out);
+	json_cstr(out, view.syscall_nr >= 0 ? view.call : NULL);
+	fputs(",\"args\":{", out);
+	for (i = 0; i < view.nr; i++) {
+		lbr_args__get(&view, i, &arg);
+		fprintf(out, "%s", i ? "," : "");
+		json_cstr(out, arg.name);
+		fputc(':', out);
+		if (arg.kind == LBRSNAP_ARG_STRING && arg.str) {
+			report__json_str(out, arg.str, arg.str_len);
+		} else if (arg.base == 'd' && arg.kind != LBRSNAP_ARG_STRING) {
+			json_ret(out, arg.kind, arg.value);
+		} else {
+			lbr_arg__format(&arg, args_buf, sizeof(args_buf));
+			json_cstr(out, args_buf);
+		}
+	}
+	fputc('}', out);
+	for (i = 0; i < view.nr; i++) {
+		lbr_args__get(&view, i, &arg);
+		if (!arg.truncated)
+			continue;
+		fputs(any ? "," : ",\"args_truncated\":[", out);
+		json_cstr(out, arg.name);
+		any = true;
+	}
+	if (any)
+		fputc(']', out);
+}
+
 static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
 			unsigned int stack_trimmed)
 {
@@ -424,6 +482,7 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 	json_cstr(out, kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
 	fputs(",\"errno\":", out);
 	json_cstr(out, lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
+	json_args(r, rec, ap);
 	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,
