@@ -49,6 +49,7 @@ const volatile __u16 ap_args_size[NR_PROGS];	/* bytes of its argument block */
 const volatile __u8 ap_arg_kind[NR_PROGS][LBRSNAP_MAX_ARGS];	/* lbrsnap_ret/arg_kind */
 const volatile __u8 ap_arg_shift[NR_PROGS][LBRSNAP_MAX_ARGS];
 const volatile __u16 str_size;			/* lbrsnap_str_size(--string-len) */
+const volatile __u16 str_len;			/* --string-len */
 const volatile __u8 sys_str_mask[LBRSNAP_NR_SYSCALLS];	/* user string arguments by number */
 const volatile __u32 slot_mask;			/* slots per attach point - 1 */
 const volatile __u32 filter_pid;
@@ -156,7 +157,8 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 	a->nr_args = n;
 	a->size = ap_args_size[idx];
 	a->str_size = str_size;
-	a->reserved[0] = a->reserved[1] = a->reserved[2] = 0;
+	a->str_len = str_len;
+	a->reserved[0] = a->reserved[1] = 0;
 	if (flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) {
 		struct pt_regs *regs;
 		__u64 nr;
@@ -198,9 +200,9 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 		/* without __user tags in BTF, a char * of a function may point either way */
 		len = -14;	/* EFAULT */
 		if (!(flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)))
-			len = bpf_probe_read_kernel_str(st->s, str_size - 8, (void *)v[i]);
+			len = bpf_probe_read_kernel_str(st->s, str_len + 2, (void *)v[i]);
 		if (len < 0)
-			len = bpf_probe_read_user_str(st->s, str_size - 8, (void *)v[i]);
+			len = bpf_probe_read_user_str(st->s, str_len + 2, (void *)v[i]);
 		st->len = len;
 		k++;
 	}

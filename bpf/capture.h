@@ -102,14 +102,15 @@ struct lbrsnap_args {
 	__u8 nr_strs;
 	__u16 size;
 	__u16 str_size;
-	__u16 reserved[3];
+	__u16 str_len;		/* --string-len: characters kept */
+	__u16 reserved[2];
 };
 
 struct lbrsnap_str {
 	__s16 len;		/* bpf_probe_read_*_str(): bytes with the NUL, or -errno */
 	__u8 arg;		/* the argument it was read from */
 	__u8 reserved[5];
-	char s[];		/* str_size - 8 bytes; len == str_size - 8: truncated */
+	char s[];		/* up to str_len + 2 bytes; len == str_len + 2: truncated */
 };
 
 /* Slot bytes for strings of up to len characters: one more to tell truncation, and the NUL */

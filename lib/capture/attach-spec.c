@@ -353,13 +353,24 @@ static int type_args(const struct btf *btf, const struct btf_type *proto, int fi
 	return 0;
 }
 
-/* The prototype of tracepoint name: btf_trace_<name> is a pointer to it. */
+/*
+ * The prototype of tracepoint name, with the parameter names of its TP_PROTO where the
+ * kernel's __bpf_trace_<name> (the function its BPF programs run behind) is in BTF;
+ * btf_trace_<name>, a pointer to an unnamed prototype, otherwise.
+ */
 static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
 {
 	const struct btf_type *t;
 	char tname[256];
 	int id;
 
+	snprintf(tname, sizeof(tname), "__bpf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tname, BTF_KIND_FUNC);
+	if (id > 0) {
+		t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+		if (t && btf_is_func_proto(t))
+			return t;
+	}
 	snprintf(tname, sizeof(tname), BTF_TRACE_PREFIX "%s", name);
 	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
 	if (id < 0)

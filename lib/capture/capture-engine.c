@@ -197,6 +197,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->want_stack = o->stack || !c->lbr_on;
 	skel->rodata->want_lbr = c->lbr_on;
 	skel->rodata->str_size = c->str_size;
+	skel->rodata->str_len = o->string_len ?: CAPTURE_DEFAULT_STRING_LEN;
 	for (i = 0; c->syscalls && i < LBRSNAP_NR_SYSCALLS; i++)
 		skel->rodata->sys_str_mask[i] = syscall_table__str_mask(c->syscalls, i);
 }

@@ -124,7 +124,7 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 		return;
 	for (k = 0; k < view->a->nr_strs; k++) {
 		const struct lbrsnap_str *st = (const void *)(strs + k * view->a->str_size);
-		size_t room = view->a->str_size - sizeof(*st);
+		size_t room = view->a->str_len + 2;
 
 		if (st->arg != i)
 			continue;
@@ -135,7 +135,7 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 		/* one character more than --string-len was read: the string went on */
 		if ((size_t)st->len == room) {
 			arg->truncated = true;
-			arg->str_len = room - 2;
+			arg->str_len = view->a->str_len;
 		}
 		return;
 	}

@@ -68,7 +68,7 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 
 		if (size - off < sizeof(*a) || a->size > size - off || a->size % 8 ||
 		    a->nr_args > LBRSNAP_MAX_ARGS || a->nr_strs > LBRSNAP_MAX_STRS ||
-		    (a->nr_strs && a->str_size < lbrsnap_str_size(0)) ||
+		    (a->nr_strs && a->str_size < lbrsnap_str_size(a->str_len)) ||
 		    sizeof(*a) + a->nr_args * 8 + a->nr_strs * a->str_size > a->size)
 			return -EINVAL;
 		rec->args = a;
