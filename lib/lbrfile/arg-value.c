@@ -210,3 +210,18 @@ size_t lbr_args__format(const struct lbr_args *view, char *buf, size_t len)
 	}
 	return n;
 }
+
+size_t lbr_args__format_call(const struct lbr_args *view, char *buf, size_t len)
+{
+	size_t n;
+	int w;
+
+	if (len < 3)
+		return 0;
+	w = snprintf(buf, len - 1, "%s(", view->call);
+	n = w < 0 ? 0 : (size_t)w < len - 1 ? (size_t)w : len - 2;
+	n += lbr_args__format(view, buf + n, len - 1 - n);
+	buf[n++] = ')';
+	buf[n] = 0;
+	return n;
+}

@@ -52,5 +52,13 @@ bool lbr_arg__type_is_string(const char *type);
 int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len);
 /* "name=value, name=value": the arguments of a record; returns the length written. */
 size_t lbr_args__format(const struct lbr_args *view, char *buf, size_t len);
+/*
+ * The call as C reads it, "openat(dfd=-100, filename=\"/x\", flags=0x0, mode=0)": what
+ * report, perf script and trace-cmd report print. Text past len is cut.
+ */
+size_t lbr_args__format_call(const struct lbr_args *view, char *buf, size_t len);
+
+/* Room for a call with the default --string-len; longer ones are cut */
+#define LBR_CALL_LEN 4096
 
 #endif /* LBRSNAP_ARG_VALUE_H */

@@ -175,8 +175,8 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 	/* with arguments, the call as C reads it: openat(dfd=-100, ...) = -2 (ENOENT) */
 	has_args = lbr_args__view(r->file, ap, rec, &view);
 	if (has_args) {
-		lbr_args__format(&view, args_buf, sizeof(args_buf));
-		fprintf(out, " %s(%s)", view.call, args_buf);
+		lbr_args__format_call(&view, args_buf, sizeof(args_buf));
+		fprintf(out, " %s", args_buf);
 	}
 	if (ev->flags & LBRSNAP_EV_HAS_RET) {
 		enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
