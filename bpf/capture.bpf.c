@@ -51,6 +51,9 @@ const volatile __u8 ap_arg_shift[NR_PROGS][LBRSNAP_MAX_ARGS];
 const volatile __u16 str_size;			/* lbrsnap_str_size(--string-len) */
 const volatile __u16 str_len;			/* --string-len */
 const volatile __u8 sys_str_mask[LBRSNAP_NR_SYSCALLS];	/* user string arguments by number */
+const volatile struct lbrsnap_filter_insn ap_filter[NR_PROGS][LBRSNAP_FILTER_INSNS];
+const volatile char ap_filter_str[NR_PROGS][LBRSNAP_FILTER_STRS][LBRSNAP_FILTER_STR_LEN];
+const volatile bool ap_filter_on[NR_PROGS];
 const volatile __u32 slot_mask;			/* slots per attach point - 1 */
 const volatile __u32 filter_pid;
 const volatile __u32 filter_tid;
@@ -209,6 +212,101 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 	a->nr_strs = k;
 }
 
+/* A string slot of the record against filter string s (constants at a fixed place). */
+static __always_inline bool str_matches(const __u32 idx, struct lbrsnap_str *st, __u32 s,
+					__u32 n)
+{
+	long r;
+
+	if (st->len <= 0)
+		return false;
+	if (n > LBRSNAP_FILTER_STR_LEN)
+		n = LBRSNAP_FILTER_STR_LEN;
+	if (n > (__u32)str_len + 2)
+		n = str_len + 2;
+	if (s)
+		r = bpf_strncmp(st->s, n, (const char *)ap_filter_str[idx][1]);
+	else
+		r = bpf_strncmp(st->s, n, (const char *)ap_filter_str[idx][0]);
+	return r == 0;
+}
+
+/*
+ * --filter: runs the attach point's postfix code on its record. The truth values live in
+ * the bits of one word, the top of the stack in bit 0.
+ */
+static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *ev,
+					 struct lbrsnap_args *a)
+{
+	const __u32 n = ap_nargs[idx], room = ap_nstrs[idx];
+	__u64 *v = (void *)(a + 1), stack = 0, x;
+	void *strs = (void *)(v + n);
+	struct lbrsnap_str *st;
+	__u32 i, f, top;
+	__s64 y;
+	bool r;
+
+	for (i = 0; i < LBRSNAP_FILTER_INSNS; i++) {
+		__u8 op = ap_filter[idx][i].op, cmp = ap_filter[idx][i].cmp;
+
+		if (op == LBRSNAP_FOP_END)
+			break;
+		if (op == LBRSNAP_FOP_NOT) {
+			stack ^= 1;
+			continue;
+		}
+		if (op == LBRSNAP_FOP_AND || op == LBRSNAP_FOP_OR) {
+			top = stack & 1;
+			stack >>= 1;
+			if (op == LBRSNAP_FOP_AND)
+				stack &= ~1ULL | top;
+			else
+				stack |= top;
+			continue;
+		}
+		f = ap_filter[idx][i].field;
+		y = ap_filter[idx][i].imm;
+		if (op == LBRSNAP_FOP_STR) {
+			if (f >= room || !room)
+				f = 0;
+			st = strs + (f & (LBRSNAP_MAX_STRS - 1)) * str_size;
+			r = room && str_matches(idx, st, ap_filter[idx][i].str,
+						ap_filter[idx][i].glob ? y : LBRSNAP_FILTER_STR_LEN);
+			r ^= cmp == LBRSNAP_FCMP_NE;
+			stack = stack << 1 | r;
+			continue;
+		}
+		if (f == LBRSNAP_FLD_RET)
+			x = ev->ret;
+		else if (f == LBRSNAP_FLD_PID)
+			x = ev->pid;
+		else if (f == LBRSNAP_FLD_TID)
+			x = ev->tid;
+		else if (f == LBRSNAP_FLD_CPU)
+			x = ev->cpu;
+		else if (f == LBRSNAP_FLD_SYSCALL)
+			x = a->syscall_nr;
+		else if (f < n && n)
+			x = v[f & 7];
+		else
+			x = 0;
+		if (cmp == LBRSNAP_FCMP_EQ)
+			r = x == (__u64)y;
+		else if (cmp == LBRSNAP_FCMP_NE)
+			r = x != (__u64)y;
+		else if (cmp == LBRSNAP_FCMP_BIT)
+			r = (x & y) != 0;
+		else if (ap_filter[idx][i].is_signed)
+			r = cmp == LBRSNAP_FCMP_LT ? (__s64)x < y : cmp == LBRSNAP_FCMP_LE ?
+			    (__s64)x <= y : cmp == LBRSNAP_FCMP_GT ? (__s64)x > y : (__s64)x >= y;
+		else
+			r = cmp == LBRSNAP_FCMP_LT ? x < (__u64)y : cmp == LBRSNAP_FCMP_LE ?
+			    x <= (__u64)y : cmp == LBRSNAP_FCMP_GT ? x > (__u64)y : x >= (__u64)y;
+		stack = stack << 1 | r;
+	}
+	return stack & 1;
+}
+
 /* ret is already extended as its type says (ret_kind) */
 static __always_inline bool ret_wanted(__u32 kind, __s64 ret)
 {
@@ -342,6 +440,11 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	if (ap_args_size[idx]) {
 		fill_args(ctx, idx, (void *)ev + ARGS_OFF);
 		flags |= LBRSNAP_EV_HAS_ARGS;
+		/* --filter reads the record: rejected ones never reach user space */
+		if (ap_filter_on[idx] && !filter_keeps(idx, ev, (void *)ev + ARGS_OFF)) {
+			bpf_ringbuf_discard(ev, 0);
+			goto filtered;
+		}
 	}
 	ev->flags = flags;
 	bpf_ringbuf_submit(ev, 0);

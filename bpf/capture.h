@@ -113,6 +113,46 @@ struct lbrsnap_str {
 	char s[];		/* up to str_len + 2 bytes; len == str_len + 2: truncated */
 };
 
+/*
+ * --filter EXPR, compiled in user space (lib/capture/arg-filter.c) into postfix code the
+ * program runs on its record before submitting it: comparisons push a truth value on a
+ * stack of bits, AND/OR/NOT combine the top ones; the record is kept when the top is 1.
+ */
+#define LBRSNAP_FILTER_INSNS	16
+#define LBRSNAP_FILTER_STRS	2
+#define LBRSNAP_FILTER_STR_LEN	32
+
+enum lbrsnap_filter_op {
+	LBRSNAP_FOP_END = 0,
+	LBRSNAP_FOP_CMP = 1,		/* field cmp imm */
+	LBRSNAP_FOP_STR = 2,		/* string slot == filter string (glob: its first imm bytes) */
+	LBRSNAP_FOP_AND = 3,
+	LBRSNAP_FOP_OR = 4,
+	LBRSNAP_FOP_NOT = 5,
+};
+
+enum lbrsnap_filter_cmp {
+	LBRSNAP_FCMP_EQ, LBRSNAP_FCMP_NE, LBRSNAP_FCMP_LT, LBRSNAP_FCMP_LE, LBRSNAP_FCMP_GT,
+	LBRSNAP_FCMP_GE, LBRSNAP_FCMP_BIT,	/* field & imm != 0 */
+};
+
+/* Fields 0..5 are the arguments */
+enum {
+	LBRSNAP_FLD_RET = 6, LBRSNAP_FLD_PID, LBRSNAP_FLD_TID, LBRSNAP_FLD_CPU,
+	LBRSNAP_FLD_SYSCALL,
+};
+
+struct lbrsnap_filter_insn {
+	__u8 op;		/* enum lbrsnap_filter_op */
+	__u8 cmp;		/* enum lbrsnap_filter_cmp; STR: EQ or NE */
+	__u8 field;		/* CMP: LBRSNAP_FLD_* or an argument; STR: the string slot */
+	__u8 is_signed;		/* CMP: compare as signed values */
+	__u8 str;		/* STR: the filter string */
+	__u8 glob;		/* STR: a prefix of imm bytes */
+	__u8 pad[2];
+	__s64 imm;
+};
+
 /* Slot bytes for strings of up to len characters: one more to tell truncation, and the NUL */
 static inline unsigned int lbrsnap_str_size(unsigned int len)
 {

@@ -532,8 +532,13 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 		if (!traceable.nr)
 			ksyms__load("/proc/kallsyms", &ks);
 	}
-	for (i = 0; i < nr_specs && !ret; i++)
+	for (i = 0; i < nr_specs && !ret; i++) {
+		size_t first = set->nr, j;
+
 		ret = expand_one(set, specs[i], btf, ks, &traceable, with_args, err, err_len);
+		for (j = first; j < set->nr; j++)
+			set->v[j].spec_idx = i;
+	}
 	name_set__free(&traceable);
 	ksyms__free(ks);
 	if (ret)

@@ -30,6 +30,7 @@ struct attach_target {
 	enum lbrsnap_ret_kind ret_kind;	/* how the return value is extended and printed */
 	__u8 ret_size;		/* bytes of the return type */
 	char *ret_type;		/* its C spelling from BTF ("int", "struct file *"), or NULL */
+	size_t spec_idx;	/* the user's spec it came from (the first, if several) */
 	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER or _EXIT: a syscall tracepoint */
 	__u32 nr_args;		/* arguments the program captures */
 	struct attach_arg args[LBRSNAP_MAX_ARGS];

@@ -27,6 +27,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "arg-filter.h"
 #include "attach-spec.h"
 #include "capture-engine.h"
 #include "ksyms.h"
@@ -47,6 +48,7 @@ struct ap_slot {
 	struct bpf_link *link;
 	__u64 records;		/* records of this attach point read from the ring buffer */
 	__u32 args_size;	/* bytes of its records' argument block; 0: none */
+	struct arg_filter_prog *filter;	/* --filter, compiled */
 };
 
 struct capture {
@@ -159,6 +161,16 @@ static void set_args_rodata(struct capture *c, struct capture_bpf *skel, struct 
 {
 	__u32 i, nstrs = 0;
 
+	if (s->filter) {
+		memcpy((void *)skel->rodata->ap_filter[s->idx], s->filter->insn,
+		       sizeof(s->filter->insn));
+		memcpy((void *)skel->rodata->ap_filter_str[s->idx], s->filter->str,
+		       sizeof(s->filter->str));
+		skel->rodata->ap_filter_on[s->idx] = true;
+		/* the filter reads the record's argument block, even an empty one */
+		s->args_size = sizeof(struct lbrsnap_args);
+		skel->rodata->ap_args_size[s->idx] = s->args_size;
+	}
 	if (!t->nr_args)
 		return;
 	for (i = 0; i < t->nr_args; i++) {
@@ -230,9 +242,6 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 	size_t i;
 	int ret;
 
-	c->aps = calloc(c->set.nr, sizeof(*c->aps));
-	if (!c->aps)
-		return -ENOMEM;
 	place_attach_points(c);
 	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
 	if (!c->objs)
@@ -395,6 +404,38 @@ static __u32 default_slots(void)
 	return slots;
 }
 
+/*
+ * --filter of each spec, compiled for each of its targets (names differ between the
+ * functions a glob matches). A bad one is -EBADMSG, before anything is loaded.
+ */
+static int compile_filters(struct capture *c, char *err, size_t err_len)
+{
+	const struct capture_opts *o = &c->opts;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->set.nr; i++) {
+		const struct attach_target *t = &c->set.v[i];
+		const char *expr = o->filters && t->spec_idx < o->nr_events ?
+				   o->filters[t->spec_idx] : NULL;
+
+		if (!expr)
+			continue;
+		if (o->no_args) {
+			snprintf(err, err_len, "--filter '%s' reads arguments: not with --no-args",
+				 expr);
+			return -EBADMSG;
+		}
+		c->aps[i].filter = calloc(1, sizeof(*c->aps[i].filter));
+		if (!c->aps[i].filter)
+			return -ENOMEM;
+		ret = arg_filter__compile(expr, t, c->aps[i].filter, err, err_len);
+		if (ret)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
 /* Syscall names and argument types, for sys_enter and sys_exit attach points with arguments */
 static int load_syscalls(struct capture *c, char *err, size_t err_len)
 {
@@ -458,6 +499,14 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		goto cleanup;
 	c->str_size = lbrsnap_str_size(opts->string_len ?: CAPTURE_DEFAULT_STRING_LEN);
 	ret = load_syscalls(c, err, err_len);
+	if (ret)
+		goto cleanup;
+	c->aps = calloc(c->set.nr, sizeof(*c->aps));
+	if (!c->aps) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	ret = compile_filters(c, err, err_len);
 	if (ret)
 		goto cleanup;
 	switch (opts->lbr_mode) {
@@ -846,6 +895,8 @@ void capture__close(struct capture *c)
 	attach_set__free(&c->set);
 	syscall_table__free(c->syscalls);
 	free(c->rec_buf);
+	for (i = 0; c->aps && i < c->set.nr; i++)
+		free(c->aps[i].filter);
 	free(c->aps);
 	free(c->objs);
 	free(c);

@@ -35,6 +35,7 @@ enum capture_lbr_mode {
 
 struct capture_opts {
 	const char *const *events;	/* attach specs; none = the documented default */
+	const char *const *filters;	/* --filter of each spec (arg-filter.h), or NULL */
 	size_t nr_events;
 	__u32 pid;			/* -p: process (tgid) */
 	__u32 tid;			/* -t: thread */

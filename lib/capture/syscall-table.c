@@ -143,3 +143,14 @@ __u8 syscall_table__str_mask(const struct syscall_table *t, __u32 nr)
 	}
 	return mask;
 }
+
+int syscall_table__nr(const char *name)
+{
+	size_t nr;
+
+	for (nr = 0; nr < sizeof(syscall_names) / sizeof(syscall_names[0]); nr++) {
+		if (syscall_names[nr] && !strcmp(syscall_names[nr], name))
+			return nr;
+	}
+	return -ENOENT;
+}

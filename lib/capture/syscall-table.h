@@ -16,6 +16,8 @@ int syscall_table__load(struct syscall_table **out);
 void syscall_table__free(struct syscall_table *t);
 /* Syscall nr, NULL when the kernel has no event for it. */
 const struct lbr_syscall *syscall_table__get(const struct syscall_table *t, __u32 nr);
+/* The number of a syscall by name (built in), or -ENOENT. */
+int syscall_table__nr(const char *name);
 /* Bit i set: argument i of syscall nr is a string (char *) to read from user memory. */
 __u8 syscall_table__str_mask(const struct syscall_table *t, __u32 nr);
 
