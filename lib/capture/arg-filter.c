@@ -179,13 +179,32 @@ static int resolve(struct parser *ps, __u8 *field, __u8 *kind, __u8 *slot)
 	return fail(ps, "unknown name; %s has %s", t->spec, names);
 }
 
-/* A number: decimal, hex, octal, -ENAME / ENAME (errno), or a syscall name. */
-static int number(struct parser *ps, bool syscall, __s64 *v)
+/* The value of enumerator name in "NAME=VALUE,..." */
+static bool enum_value(const char *enums, const char *name, __s64 *v)
+{
+	size_t n = strlen(name);
+	const char *p = enums;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == '=') {
+			*v = strtoll(p + n + 1, NULL, 0);
+			return true;
+		}
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+/* A number: decimal, hex, octal, -ENAME / ENAME (errno), a syscall or enumerator name. */
+static int number(struct parser *ps, bool syscall, const char *enums, __s64 *v)
 {
 	char tok[64], *end;
 	bool neg;
 
 	snprintf(tok, sizeof(tok), "%.*s", (int)ps->len, ps->start);
+	if (ps->kind == T_NAME && enums && enum_value(enums, tok, v))
+		return 0;
 	if (ps->kind == T_NAME && syscall) {
 		int nr = syscall_table__nr(tok);
 
@@ -269,7 +288,9 @@ static int comparison(struct parser *ps)
 	} else {
 		if (ps->kind == T_STR)
 			return fail(ps, "a number argument does not compare with a string");
-		err = number(ps, field == LBRSNAP_FLD_SYSCALL, &in.imm);
+		err = number(ps, field == LBRSNAP_FLD_SYSCALL,
+			     field < LBRSNAP_MAX_ARGS && !ps->t->sys ? ps->t->args[field].enums : NULL,
+			     &in.imm);
 		if (err)
 			return err;
 		in.field = field;

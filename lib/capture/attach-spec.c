@@ -327,6 +327,38 @@ static void type_return(const struct btf *btf, __u32 type_id, struct attach_targ
 		t->ret_type = type_name(btf, type_id);
 }
 
+/* An enum's enumerators as "NAME=VALUE,NAME=VALUE", so readers print values by name. */
+static char *enum_names(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *r = btf__type_by_id(btf, type_id);
+	char *buf = NULL, *more;
+	size_t i;
+
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	if (!r || !(btf_is_enum(r) || btf_is_enum64(r)))
+		return strdup("");
+	for (i = 0; i < btf_vlen(r); i++) {
+		const char *name;
+		long long v;
+
+		if (btf_is_enum(r)) {
+			name = btf__name_by_offset(btf, btf_enum(r)[i].name_off);
+			v = btf_kflag(r) ? btf_enum(r)[i].val : (long long)(__u32)btf_enum(r)[i].val;
+		} else {
+			name = btf__name_by_offset(btf, btf_enum64(r)[i].name_off);
+			v = btf_enum64_value(&btf_enum64(r)[i]);
+		}
+		if (asprintf(&more, "%s%s%s=%lld", buf ?: "", buf ? "," : "", name, v) < 0) {
+			free(buf);
+			return NULL;
+		}
+		free(buf);
+		buf = more;
+	}
+	return buf ?: strdup("");
+}
+
 /*
  * The parameters of proto from first on, as the program reads them. Aggregates passed by
  * value never reach here (fexit_obstacle); a tracepoint's struct pointer is a pointer.
@@ -346,8 +378,9 @@ static int type_args(const struct btf *btf, const struct btf_type *proto, int fi
 		a->kind = type_value(btf, p[i].type, true, &a->size);
 		a->name = strdup(btf__name_by_offset(btf, p[i].name_off) ?: "");
 		a->type = type_name(btf, p[i].type);
+		a->enums = enum_names(btf, p[i].type);
 		t->nr_args++;
-		if (!a->name || !a->type)
+		if (!a->name || !a->type || !a->enums)
 			return -ENOMEM;
 	}
 	return 0;
@@ -433,8 +466,9 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 			t->args[i].size = 8;
 			t->args[i].name = strdup("");
 			t->args[i].type = strdup("");
+			t->args[i].enums = strdup("");
 			t->nr_args++;
-			if (!t->args[i].name || !t->args[i].type)
+			if (!t->args[i].name || !t->args[i].type || !t->args[i].enums)
 				return -ENOMEM;
 		}
 	} else if (with_args) {
@@ -559,6 +593,7 @@ void attach_set__free(struct attach_set *set)
 		for (j = 0; j < set->v[i].nr_args; j++) {
 			free(set->v[i].args[j].name);
 			free(set->v[i].args[j].type);
+			free(set->v[i].args[j].enums);
 		}
 	}
 	free(set->v);

@@ -17,6 +17,7 @@ struct btf;
 struct attach_arg {
 	char *name;		/* "" where BTF has no name */
 	char *type;		/* C spelling ("const char *"), "" for a syscall's raw registers */
+	char *enums;		/* an enum's "NAME=VALUE,..." from BTF, or "" */
 	__u8 kind;		/* enum lbrsnap_ret_kind, or LBRSNAP_ARG_STRING */
 	__u8 size;		/* bytes of the type */
 };

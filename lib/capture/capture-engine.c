@@ -640,6 +640,7 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 		for (j = 0; j < t->nr_args; j++) {
 			ap.args[j].name = t->args[j].name;
 			ap.args[j].type = t->args[j].type;
+			ap.args[j].enums = t->args[j].enums;
 			ap.args[j].kind = t->args[j].kind;
 			ap.args[j].size = t->args[j].size;
 		}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "arg-value.h"
 #include "ret-value.h"
@@ -109,6 +110,7 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 	memset(arg, 0, sizeof(*arg));
 	arg->name = *d->name ? d->name : arg_names[i];
 	arg->type = d->type;
+	arg->enums = d->enums ?: "";
 	if (view->sc)
 		sys_type(d->type, &kind, &size);
 	arg->kind = kind;
@@ -118,8 +120,8 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 		arg->value = (__s64)((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size);
 	else if (view->sc && size < 8)
 		arg->value = (__s64)(((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size));
-	arg->base = kind == LBRSNAP_RET_SIGNED || kind == LBRSNAP_RET_UNSIGNED ?
-		    arg_base(arg->name, d->type) : 'd';
+	arg->base = (kind == LBRSNAP_RET_SIGNED || kind == LBRSNAP_RET_UNSIGNED) &&
+		    !*arg->enums ? arg_base(arg->name, d->type) : 'd';
 	if (kind != LBRSNAP_ARG_STRING)
 		return;
 	for (k = 0; k < view->a->nr_strs; k++) {
@@ -165,8 +167,31 @@ static int format_str(const struct lbr_arg *arg, char *buf, size_t len)
 	return n;
 }
 
+/* The enumerator of value in "NAME=VALUE,..." into name (size len); false if none. */
+static bool enum_name(const char *enums, __s64 value, char *name, size_t len)
+{
+	const char *p = enums;
+
+	while (p && *p) {
+		const char *eq = strchr(p, '='), *comma = strchr(p, ',');
+
+		if (!eq)
+			return false;
+		if (strtoll(eq + 1, NULL, 0) == value) {
+			snprintf(name, len, "%.*s", (int)(eq - p), p);
+			return true;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
 int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len)
 {
+	char name[128];
+
+	if (arg->enums && *arg->enums && enum_name(arg->enums, arg->value, name, sizeof(name)))
+		return snprintf(buf, len, "%s", name);
 	switch (arg->kind) {
 	case LBRSNAP_ARG_STRING:
 		if (arg->str)

@@ -4,6 +4,7 @@
  * reads, so report, JSON, perf.data and trace.dat print the same thing.
  *
  *	integers	-100, 4294967295; flags and masks 0x80241; modes 0755
+ *	enums		HRTIMER_MODE_REL (by name where BTF has one, else the number)
  *	pointers	0xffff888103a4c000, NULL
  *	strings		"/nonexistent/x", "a long path"... (truncated at --string-len)
  *	syscalls	openat(dfd=-100, filename="/nonexistent/x", flags=0x0, mode=0)
@@ -25,6 +26,7 @@ struct lbr_arg {
 	const char *str;	/* a string's text, NULL when it could not be read */
 	size_t str_len;
 	bool truncated;		/* longer than the capture's --string-len */
+	const char *enums;	/* an enum's "NAME=VALUE,...": the value printed by name */
 };
 
 /* A record's view: what it is about, and its arguments' types. */

@@ -83,22 +83,25 @@ size_t lbr_record__size(const struct lbr_record *rec)
 }
 
 /*
- * n "name\0type\0" pairs from p (before end) into args; returns the end of the last, or
- * NULL when they do not fit.
+ * n "name\0type\0" (with_enums: "name\0type\0enums\0") groups from p (before end) into
+ * args; returns the end of the last, or NULL when they do not fit.
  */
 static const char *parse_arg_names(const char *p, const char *end, struct lbr_arg_desc *args,
-				   __u32 n)
+				   __u32 n, bool with_enums)
 {
 	__u32 i;
 	int k;
 
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < 2; k++) {
+		args[i].enums = "";
+		for (k = 0; k < 2 + with_enums; k++) {
 			const char *z = p < end ? memchr(p, 0, end - p) : NULL;
 
 			if (!z)
 				return NULL;
-			if (k)
+			if (k == 2)
+				args[i].enums = p;
+			else if (k)
 				args[i].type = p;
 			else
 				args[i].name = p;
@@ -218,7 +221,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 				ap->args[i].size = aa->size[i];
 			}
 			if (!parse_arg_names(rtype + strlen(rtype) + 1, end, ap->args,
-					     aa->nr_args))
+					     aa->nr_args, true))
 				return -EINVAL;
 		}
 		if (f->version >= 2) {
@@ -260,7 +263,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		sc->nr = y->nr;
 		sc->nr_args = y->nr_args;
 		sc->name = name;
-		if (!parse_arg_names(name + strlen(name) + 1, end, sc->args, y->nr_args))
+		if (!parse_arg_names(name + strlen(name) + 1, end, sc->args, y->nr_args, false))
 			return -EINVAL;
 		return 0;
 	}
@@ -649,7 +652,7 @@ int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_poi
 		struct lbrfile_attach a;
 		struct lbrfile_attach_args aa;
 	} hdr = { .a = a, .aa = { .nr_args = ap->nr_args, .sys = ap->sys } };
-	const char *strs[3 + 2 * LBRSNAP_MAX_ARGS] = { ap->spec, ap->target, ap->ret_type ?: "" };
+	const char *strs[3 + 3 * LBRSNAP_MAX_ARGS] = { ap->spec, ap->target, ap->ret_type ?: "" };
 	size_t len = 0, n = 3, i;
 	char *names, *p;
 	int err;
@@ -664,6 +667,7 @@ int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_poi
 		hdr.aa.size[i] = ap->args[i].size;
 		strs[n++] = ap->args[i].name ?: "";
 		strs[n++] = ap->args[i].type ?: "";
+		strs[n++] = ap->args[i].enums ?: "";
 	}
 	for (i = 0; i < n; i++)
 		len += strlen(strs[i]) + 1;

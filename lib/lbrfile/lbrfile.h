@@ -10,7 +10,8 @@
  *     META	  "key=value\n" text: clock, hostname, release, cmdline, nr_cpus, lbr status,
  *		  branch filter, mono/realtime pair for time of day, stack mode
  *     ATTACH	  struct lbrfile_attach [+ struct lbrfile_attach_args, version 3] +
- *		  "spec\0target\0rettype\0" [+ "name\0type\0" per argument, version 3]; one per
+ *		  "spec\0target\0rettype\0" [+ "name\0type\0enums\0" per argument, version 3
+ *		  (enums: an enum's "NAME=VALUE,..." or "")]; one per
  *		  attach point, id order (files of version 1 have no rettype)
  *     RECORD	  one struct lbrsnap_event (capture.h) with its branches and stack, verbatim
  *     LOSS	  struct lbrfile_loss: per attach point and cause
@@ -146,6 +147,7 @@ struct lbrfile_lbr_gap {
 struct lbr_arg_desc {
 	const char *name;	/* "" where the type has no name */
 	const char *type;	/* C spelling, "" for a syscall's register */
+	const char *enums;	/* an enum's "NAME=VALUE,...", else "" */
 	__u8 kind;
 	__u8 size;
 };

@@ -416,8 +416,8 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
 
 /*
  * "syscall" (sys_enter, sys_exit: its name, null otherwise) and "args": name to value,
- * numbers as JSON numbers where exact, flags, modes and pointers as their text, strings
- * as strings ("args_truncated" names those cut at --string-len).
+ * numbers as JSON numbers where exact, enums, flags, modes and pointers as their text,
+ * strings as strings ("args_truncated" names those cut at --string-len).
  */
 static void json_args(struct report *r, const struct lbr_record *rec,
 		      const struct lbr_attach_point *ap)
@@ -440,7 +440,7 @@ static void json_args(struct report *r, const struct lbr_record *rec,
 		fputc(':', out);
 		if (arg.kind == LBRSNAP_ARG_STRING && arg.str) {
 			report__json_str(out, arg.str, arg.str_len);
-		} else if (arg.base == 'd' && arg.kind != LBRSNAP_ARG_STRING) {
+		} else if (arg.base == 'd' && arg.kind != LBRSNAP_ARG_STRING && !*arg.enums) {
 			json_ret(out, arg.kind, arg.value);
 		} else {
 			lbr_arg__format(&arg, args_buf, sizeof(args_buf));
