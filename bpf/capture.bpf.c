@@ -120,19 +120,17 @@ static __always_inline void ctx_args(void *ctx, const __u32 idx, __u64 *v)
 {
 	const __u32 n = ap_nargs[idx];
 
-	/* n is a constant of the frozen rodata: the verifier never sees loads past it */
-	if (n > 0)
-		CTX_ARG(v[0], ctx, 0);
-	if (n > 1)
-		CTX_ARG(v[1], ctx, 8);
-	if (n > 2)
-		CTX_ARG(v[2], ctx, 16);
-	if (n > 3)
-		CTX_ARG(v[3], ctx, 24);
-	if (n > 4)
-		CTX_ARG(v[4], ctx, 32);
-	if (n > 5)
-		CTX_ARG(v[5], ctx, 40);
+	/*
+	 * n and the kinds are constants of the frozen rodata: the verifier never sees loads
+	 * past the last argument, nor of an argument it would refuse (kind NONE, left 0)
+	 */
+#define ARG(i)								\
+	if (n > i && ap_arg_kind[idx][i])				\
+		CTX_ARG(v[i], ctx, i * 8);				\
+	else if (n > i)							\
+		v[i] = 0;
+	ARG(0) ARG(1) ARG(2) ARG(3) ARG(4) ARG(5)
+#undef ARG
 }
 
 static __always_inline __u64 extend(__u64 v, __u8 kind, __u8 shift)

@@ -363,6 +363,25 @@ static char *enum_names(const struct btf *btf, __u32 type_id)
  * The parameters of proto from first on, as the program reads them. Aggregates passed by
  * value never reach here (fexit_obstacle); a tracepoint's struct pointer is a pointer.
  */
+/*
+ * Whether a fexit or tp_btf program may load argument type_id from its context: the
+ * verifier takes scalars, and pointers to void, integers, structs and unions only ("arg1
+ * type FUNC_PROTO is not a struct"). A raw tracepoint's context is plain u64s.
+ */
+static bool ctx_readable(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *r = btf__type_by_id(btf, type_id);
+
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	if (!r || !btf_is_ptr(r) || !r->type)
+		return true;
+	r = btf__type_by_id(btf, r->type);
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	return r && (btf_is_int(r) || btf_is_struct(r) || btf_is_union(r));
+}
+
 static int type_args(const struct btf *btf, const struct btf_type *proto, int first,
 		     struct attach_target *t)
 {
@@ -376,6 +395,9 @@ static int type_args(const struct btf *btf, const struct btf_type *proto, int fi
 		if (!p[i].type)
 			break;
 		a->kind = type_value(btf, p[i].type, true, &a->size);
+		/* not captured: the program never loads it (a function pointer, a char **) */
+		if (t->kind != LBRSNAP_KIND_RAW_TP && !ctx_readable(btf, p[i].type))
+			a->kind = LBRSNAP_RET_NONE;
 		a->name = strdup(btf__name_by_offset(btf, p[i].name_off) ?: "");
 		a->type = type_name(btf, p[i].type);
 		a->enums = enum_names(btf, p[i].type);

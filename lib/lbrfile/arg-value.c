@@ -209,7 +209,8 @@ int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len)
 	case LBRSNAP_RET_POINTER:
 		return lbr_ret__format(arg->kind, arg->value, buf, len);
 	default:
-		return snprintf(buf, len, "0x%llx", (unsigned long long)arg->value);
+		/* a kind the program did not read (the verifier refuses its type) */
+		return snprintf(buf, len, "?");
 	}
 }
 
