@@ -43,6 +43,17 @@ const volatile __u32 ap_flags[NR_PROGS];
 const volatile __u32 ap_slot_base[NR_PROGS];	/* first slot of the program in the pool */
 const volatile __u8 ap_ret_kind[NR_PROGS];	/* enum lbrsnap_ret_kind */
 const volatile __u8 ap_ret_shift[NR_PROGS];	/* 64 - 8 * size of the return type */
+const volatile __u8 ap_nargs[NR_PROGS];		/* arguments captured; 0: none */
+const volatile __u8 ap_nstrs[NR_PROGS];		/* string slots in its records */
+const volatile __u16 ap_args_size[NR_PROGS];	/* bytes of its argument block */
+const volatile __u8 ap_arg_kind[NR_PROGS][LBRSNAP_MAX_ARGS];	/* lbrsnap_ret/arg_kind */
+const volatile __u8 ap_arg_shift[NR_PROGS][LBRSNAP_MAX_ARGS];
+const volatile __u16 str_size;			/* lbrsnap_str_size(--string-len) */
+const volatile __u16 str_len;			/* --string-len */
+const volatile __u8 sys_str_mask[LBRSNAP_NR_SYSCALLS];	/* user string arguments by number */
+const volatile struct lbrsnap_filter_insn ap_filter[NR_PROGS][LBRSNAP_FILTER_INSNS];
+const volatile char ap_filter_str[NR_PROGS][LBRSNAP_FILTER_STRS][LBRSNAP_FILTER_STR_LEN];
+const volatile bool ap_filter_on[NR_PROGS];
 const volatile __u32 slot_mask;			/* slots per attach point - 1 */
 const volatile __u32 filter_pid;
 const volatile __u32 filter_tid;
@@ -73,6 +84,7 @@ struct {
 #define BRANCHES_SIZE (LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE)
 #define STACK_SIZE (LBRSNAP_MAX_STACK * 8)
 #define HDR_SIZE sizeof(struct lbrsnap_event)
+#define ARGS_OFF (HDR_SIZE + (want_lbr ? BRANCHES_SIZE : 0) + (want_stack ? STACK_SIZE : 0))
 
 static __always_inline bool comm_matches(const char *comm)
 {
@@ -97,6 +109,201 @@ static __always_inline __u64 ctx_arg1(void *ctx)
 
 	asm volatile("%0 = *(u64 *)(%1 + 8)" : "=r"(v) : "r"(ctx));
 	return v;
+}
+
+/*
+ * Context argument n (a constant): fexit and tp_btf contexts are arrays of u64 arguments,
+ * a raw tracepoint's struct bpf_raw_tracepoint_args is one too.
+ */
+#define CTX_ARG(v, ctx, off) asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(v) : "r"(ctx))
+
+static __always_inline void ctx_args(void *ctx, const __u32 idx, __u64 *v)
+{
+	const __u32 n = ap_nargs[idx];
+
+	/*
+	 * n and the kinds are constants of the frozen rodata: the verifier never sees loads
+	 * past the last argument, nor of an argument it would refuse (kind NONE, left 0)
+	 */
+#define ARG(i)								\
+	if (n > i && ap_arg_kind[idx][i])				\
+		CTX_ARG(v[i], ctx, i * 8);				\
+	else if (n > i)							\
+		v[i] = 0;
+	ARG(0) ARG(1) ARG(2) ARG(3) ARG(4) ARG(5)
+#undef ARG
+}
+
+static __always_inline __u64 extend(__u64 v, __u8 kind, __u8 shift)
+{
+	if (kind == LBRSNAP_RET_SIGNED)
+		return (__s64)(v << shift) >> shift;
+	return (v << shift) >> shift;
+}
+
+/*
+ * The argument block at a: values, then the strings they point to. Syscalls take their
+ * six arguments from the registers saved at entry (they stay there until the exit) and
+ * read user strings where the syscall's format says it takes one.
+ */
+static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap_args *a)
+{
+	const __u32 flags = ap_flags[idx], n = ap_nargs[idx], room = ap_nstrs[idx];
+	__u64 *v = (void *)(a + 1);
+	__u32 i, k = 0, mask = 0;
+	struct lbrsnap_str *st;
+	void *strs = (void *)(v + n);
+	long len;
+
+	a->syscall_nr = -1;
+	a->nr_args = n;
+	a->size = ap_args_size[idx];
+	a->str_size = str_size;
+	a->str_len = str_len;
+	a->reserved[0] = a->reserved[1] = 0;
+	if (flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) {
+		struct pt_regs *regs;
+		__u64 nr;
+
+		CTX_ARG(regs, ctx, 0);
+		if (flags & LBRSNAP_AP_SYS_ENTER)
+			nr = ctx_arg1(ctx);
+		else
+			nr = BPF_CORE_READ(regs, orig_ax);
+		a->syscall_nr = nr;
+		if (n == LBRSNAP_MAX_ARGS) {
+			v[0] = BPF_CORE_READ(regs, di);
+			v[1] = BPF_CORE_READ(regs, si);
+			v[2] = BPF_CORE_READ(regs, dx);
+			v[3] = BPF_CORE_READ(regs, r10);
+			v[4] = BPF_CORE_READ(regs, r8);
+			v[5] = BPF_CORE_READ(regs, r9);
+		}
+		if (nr < LBRSNAP_NR_SYSCALLS)
+			mask = sys_str_mask[nr];
+	} else {
+		ctx_args(ctx, idx, v);
+		for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
+			if (i >= n)
+				break;
+			if (ap_arg_kind[idx][i] == LBRSNAP_ARG_STRING)
+				mask |= 1 << i;
+			else
+				v[i] = extend(v[i], ap_arg_kind[idx][i], ap_arg_shift[idx][i]);
+		}
+	}
+	for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
+		if (i >= n || k >= room || k >= LBRSNAP_MAX_STRS)
+			break;
+		if (!(mask & (1 << i)))
+			continue;
+		st = strs + k * str_size;
+		st->arg = i;
+		/* without __user tags in BTF, a char * of a function may point either way */
+		len = -14;	/* EFAULT */
+		if (!(flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)))
+			len = bpf_probe_read_kernel_str(st->s, str_len + 2, (void *)v[i]);
+		if (len < 0)
+			len = bpf_probe_read_user_str(st->s, str_len + 2, (void *)v[i]);
+		st->len = len;
+		k++;
+	}
+	a->nr_strs = k;
+}
+
+/* A string slot of the record against filter string s (constants at a fixed place). */
+static __always_inline bool str_matches(const __u32 idx, struct lbrsnap_str *st, __u32 s,
+					__u32 n)
+{
+	long r;
+
+	if (st->len <= 0)
+		return false;
+	if (n > LBRSNAP_FILTER_STR_LEN)
+		n = LBRSNAP_FILTER_STR_LEN;
+	if (n > (__u32)str_len + 2)
+		n = str_len + 2;
+	if (s)
+		r = bpf_strncmp(st->s, n, (const char *)ap_filter_str[idx][1]);
+	else
+		r = bpf_strncmp(st->s, n, (const char *)ap_filter_str[idx][0]);
+	return r == 0;
+}
+
+/*
+ * --filter: runs the attach point's postfix code on its record. The truth values live in
+ * the bits of one word, the top of the stack in bit 0.
+ */
+static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *ev,
+					 struct lbrsnap_args *a)
+{
+	const __u32 n = ap_nargs[idx], room = ap_nstrs[idx];
+	__u64 *v = (void *)(a + 1), stack = 0, x;
+	void *strs = (void *)(v + n);
+	struct lbrsnap_str *st;
+	__u32 i, f, top;
+	__s64 y;
+	bool r;
+
+	for (i = 0; i < LBRSNAP_FILTER_INSNS; i++) {
+		__u8 op = ap_filter[idx][i].op, cmp = ap_filter[idx][i].cmp;
+
+		if (op == LBRSNAP_FOP_END)
+			break;
+		if (op == LBRSNAP_FOP_NOT) {
+			stack ^= 1;
+			continue;
+		}
+		if (op == LBRSNAP_FOP_AND || op == LBRSNAP_FOP_OR) {
+			top = stack & 1;
+			stack >>= 1;
+			if (op == LBRSNAP_FOP_AND)
+				stack &= ~1ULL | top;
+			else
+				stack |= top;
+			continue;
+		}
+		f = ap_filter[idx][i].field;
+		y = ap_filter[idx][i].imm;
+		if (op == LBRSNAP_FOP_STR) {
+			if (f >= room || !room)
+				f = 0;
+			st = strs + (f & (LBRSNAP_MAX_STRS - 1)) * str_size;
+			r = room && str_matches(idx, st, ap_filter[idx][i].str,
+						ap_filter[idx][i].glob ? y : LBRSNAP_FILTER_STR_LEN);
+			r ^= cmp == LBRSNAP_FCMP_NE;
+			stack = stack << 1 | r;
+			continue;
+		}
+		if (f == LBRSNAP_FLD_RET)
+			x = ev->ret;
+		else if (f == LBRSNAP_FLD_PID)
+			x = ev->pid;
+		else if (f == LBRSNAP_FLD_TID)
+			x = ev->tid;
+		else if (f == LBRSNAP_FLD_CPU)
+			x = ev->cpu;
+		else if (f == LBRSNAP_FLD_SYSCALL)
+			x = a->syscall_nr;
+		else if (f < n && n)
+			x = v[f & 7];
+		else
+			x = 0;
+		if (cmp == LBRSNAP_FCMP_EQ)
+			r = x == (__u64)y;
+		else if (cmp == LBRSNAP_FCMP_NE)
+			r = x != (__u64)y;
+		else if (cmp == LBRSNAP_FCMP_BIT)
+			r = (x & y) != 0;
+		else if (ap_filter[idx][i].is_signed)
+			r = cmp == LBRSNAP_FCMP_LT ? (__s64)x < y : cmp == LBRSNAP_FCMP_LE ?
+			    (__s64)x <= y : cmp == LBRSNAP_FCMP_GT ? (__s64)x > y : (__s64)x >= y;
+		else
+			r = cmp == LBRSNAP_FCMP_LT ? x < (__u64)y : cmp == LBRSNAP_FCMP_LE ?
+			    x <= (__u64)y : cmp == LBRSNAP_FCMP_GT ? x > (__u64)y : x >= (__u64)y;
+		stack = stack << 1 | r;
+	}
+	return stack & 1;
 }
 
 /* ret is already extended as its type says (ret_kind) */
@@ -179,13 +386,11 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		goto done;
 	}
 
-	/* records are reserved at their largest; without LBR that is the stack alone */
-	if (!want_lbr)
-		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + STACK_SIZE, 0);
-	else if (want_stack)
-		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + BRANCHES_SIZE + STACK_SIZE, 0);
-	else
-		ev = bpf_ringbuf_reserve(&events, HDR_SIZE + BRANCHES_SIZE, 0);
+	/*
+	 * Records are reserved at their largest; without LBR that is the stack alone. The
+	 * argument block goes last, at a constant offset; user space moves it behind the stack.
+	 */
+	ev = bpf_ringbuf_reserve(&events, ARGS_OFF + ap_args_size[idx], 0);
 	if (!ev) {
 		__sync_fetch_and_add(&sc->lost_ringbuf, 1);
 		goto done;
@@ -229,6 +434,15 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 			flags |= LBRSNAP_EV_STACK_ERR;
 		} else {
 			ev->nr_stack = sret / 8;
+		}
+	}
+	if (ap_args_size[idx]) {
+		fill_args(ctx, idx, (void *)ev + ARGS_OFF);
+		flags |= LBRSNAP_EV_HAS_ARGS;
+		/* --filter reads the record: rejected ones never reach user space */
+		if (ap_filter_on[idx] && !filter_keeps(idx, ev, (void *)ev + ARGS_OFF)) {
+			bpf_ringbuf_discard(ev, 0);
+			goto filtered;
 		}
 	}
 	ev->flags = flags;

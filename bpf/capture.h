@@ -4,8 +4,9 @@
  *
  * One ring-buffer record per kept hook invocation: a fixed header followed by nr_branches
  * branch entries (24 bytes each, entries[0] most recent, exactly as the kernel's
- * struct perf_branch_entry) and then nr_stack kernel return addresses (innermost first,
- * as bpf_get_stack() returns them). The same bytes are stored verbatim in lbrsnap.data files
+ * struct perf_branch_entry), then nr_stack kernel return addresses (innermost first,
+ * as bpf_get_stack() returns them) and, with LBRSNAP_EV_HAS_ARGS, an argument block
+ * (struct lbrsnap_args, version 3). The same bytes are stored verbatim in lbrsnap.data files
  * (see lib/lbrfile/lbrfile.h), so this layout is an on-disk ABI: only append fields, bump
  * LBRSNAP_EVENT_VERSION when the header changes.
  */
@@ -16,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define LBRSNAP_EVENT_VERSION	2
+#define LBRSNAP_EVENT_VERSION	3
 
 /* Intel Skylake and later have 32 entries, Haswell and AMD Zen 4 16 (lbr-and-peers.md). */
 #define LBRSNAP_MAX_BRANCHES	32
@@ -51,6 +52,7 @@ enum {
 	LBRSNAP_EV_CLOBBERED = 1 << 1,		/* snapshot slot reused mid-copy: branches dropped */
 	LBRSNAP_EV_STACK_ERR = 1 << 2,		/* bpf_get_stack() failed (error in stack_err) */
 	LBRSNAP_EV_LBR_STALE = 1 << 3,		/* set by readers: LBR was off on this CPU then */
+	LBRSNAP_EV_HAS_ARGS = 1 << 4,		/* an argument block follows the stack */
 };
 
 /*
@@ -70,7 +72,92 @@ enum lbrsnap_ret_kind {
 enum {
 	LBRSNAP_AP_RET_FEXIT = 1 << 0,	/* fexit on a function returning a value */
 	LBRSNAP_AP_RET_ARG1 = 1 << 1,	/* sys_exit raw tracepoint: args[1] is the return value */
+	LBRSNAP_AP_SYS_ENTER = 1 << 2,	/* sys_enter: args[1] is the syscall number */
+	LBRSNAP_AP_SYS_EXIT = 1 << 3,	/* sys_exit: the number is args[0]->orig_ax */
 };
+
+/*
+ * Arguments: a fexit function's parameters, a tracepoint's prototype after its void *
+ * (raw_tp, tp_btf), a syscall's six register arguments (sys_enter, sys_exit). Values are
+ * extended as their type says, like return values (the same kinds); STRING arguments keep
+ * their pointer as the value and their text in a string slot.
+ */
+#define LBRSNAP_MAX_ARGS	6
+#define LBRSNAP_MAX_STRS	3	/* string slots per record: mount(2) has three */
+#define LBRSNAP_MAX_STRING_LEN	1024
+#define LBRSNAP_NR_SYSCALLS	512	/* x86-64 numbers below this */
+
+enum lbrsnap_arg_kind {
+	/* 1..4 as enum lbrsnap_ret_kind */
+	LBRSNAP_ARG_STRING = 5,		/* char *: the pointer, and the text read from it */
+};
+
+/*
+ * The argument block: this header, u64 val[nr_args], then nr_strs string slots of str_size
+ * bytes each (struct lbrsnap_str), size bytes in all (a multiple of 8).
+ */
+struct lbrsnap_args {
+	__s32 syscall_nr;	/* sys_enter/sys_exit: the syscall number; else -1 */
+	__u8 nr_args;
+	__u8 nr_strs;
+	__u16 size;
+	__u16 str_size;
+	__u16 str_len;		/* --string-len: characters kept */
+	__u16 reserved[2];
+};
+
+struct lbrsnap_str {
+	__s16 len;		/* bpf_probe_read_*_str(): bytes with the NUL, or -errno */
+	__u8 arg;		/* the argument it was read from */
+	__u8 reserved[5];
+	char s[];		/* up to str_len + 2 bytes; len == str_len + 2: truncated */
+};
+
+/*
+ * --filter EXPR, compiled in user space (lib/capture/arg-filter.c) into postfix code the
+ * program runs on its record before submitting it: comparisons push a truth value on a
+ * stack of bits, AND/OR/NOT combine the top ones; the record is kept when the top is 1.
+ */
+#define LBRSNAP_FILTER_INSNS	16
+#define LBRSNAP_FILTER_STRS	2
+#define LBRSNAP_FILTER_STR_LEN	32
+
+enum lbrsnap_filter_op {
+	LBRSNAP_FOP_END = 0,
+	LBRSNAP_FOP_CMP = 1,		/* field cmp imm */
+	LBRSNAP_FOP_STR = 2,		/* string slot == filter string (glob: its first imm bytes) */
+	LBRSNAP_FOP_AND = 3,
+	LBRSNAP_FOP_OR = 4,
+	LBRSNAP_FOP_NOT = 5,
+};
+
+enum lbrsnap_filter_cmp {
+	LBRSNAP_FCMP_EQ, LBRSNAP_FCMP_NE, LBRSNAP_FCMP_LT, LBRSNAP_FCMP_LE, LBRSNAP_FCMP_GT,
+	LBRSNAP_FCMP_GE, LBRSNAP_FCMP_BIT,	/* field & imm != 0 */
+};
+
+/* Fields 0..5 are the arguments */
+enum {
+	LBRSNAP_FLD_RET = 6, LBRSNAP_FLD_PID, LBRSNAP_FLD_TID, LBRSNAP_FLD_CPU,
+	LBRSNAP_FLD_SYSCALL,
+};
+
+struct lbrsnap_filter_insn {
+	__u8 op;		/* enum lbrsnap_filter_op */
+	__u8 cmp;		/* enum lbrsnap_filter_cmp; STR: EQ or NE */
+	__u8 field;		/* CMP: LBRSNAP_FLD_* or an argument; STR: the string slot */
+	__u8 is_signed;		/* CMP: compare as signed values */
+	__u8 str;		/* STR: the filter string */
+	__u8 glob;		/* STR: a prefix of imm bytes */
+	__u8 pad[2];
+	__s64 imm;
+};
+
+/* Slot bytes for strings of up to len characters: one more to tell truncation, and the NUL */
+static inline unsigned int lbrsnap_str_size(unsigned int len)
+{
+	return (8 + len + 2 + 7) & ~7u;
+}
 
 /* What --errors keeps (rodata filter_errors) */
 enum {

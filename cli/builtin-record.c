@@ -6,6 +6,7 @@
  * command is held until every program is attached and only it and its descendants are
  * traced (the way perf record prepares its workload).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,9 +106,12 @@ int cmd_record(int argc, char **argv)
 	capture_opts__finish(&so.capture);
 	if (optind < argc)
 		so.argv = argv + optind;
-	ret = 1;
-	if (record_session__run(&so, &res))
+	ret = record_session__run(&so, &res);
+	if (ret) {
+		/* a bad --filter is a usage error, found before anything was attached */
+		ret = ret == -EBADMSG ? 2 : 1;
 		goto cleanup;
+	}
 	print_summary(&res.stats, so.output);
 	ret = 0;
 cleanup:

@@ -29,3 +29,15 @@ $(LIB_OBJS): | $(BPF_SKELS)
 $(LIBLBRSNAP): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# x86-64 syscall numbers are ABI, so their names are built in, as in perf's syscalltbl:
+# from the build machine's <asm/unistd_64.h>. Arguments come from the running kernel.
+SYSCALL_NAMES := $(OUT)/syscall-names.h
+
+$(SYSCALL_NAMES):
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D) && echo '#include <asm/unistd_64.h>' | $(CC) -dM -E - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/\t[\2] = "\1",/p' | \
+		sort -t'[' -k2 -n > $@.tmp && mv $@.tmp $@
+
+$(LIB_OBJS): | $(SYSCALL_NAMES)

@@ -20,7 +20,7 @@ FEAT_EVENT_DESC = 12
 # The lbr tracepoint format (see lbrsnap-perf(1)); perf passes the fields in this order.
 FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
           "trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",
-          "ret_kind")
+          "ret_kind", "call")
 
 
 class Kallsyms:
@@ -114,7 +114,9 @@ class LbrSample:
         return list(reversed(tracing + self.stack))
 
     def header(self):
-        ret = " ret=%s" % self.ret_str if self.has_ret else ""
+        # the call with its arguments first, as perf script's own line has it
+        ret = " %s" % self.call if self.call else ""
+        ret += " ret=%s" % self.ret_str if self.has_ret else ""
         return "%16s %6d [%03d] %d.%09d: %s:%s" % (self.comm, self.tid, self.cpu,
                                                   self.time // 1000000000,
                                                   self.time % 1000000000, self.event, ret)
@@ -183,12 +185,12 @@ def _make_handler(event, callback):
     def handler(event_name, context, common_cpu, common_secs, common_nsecs, common_pid,
                 common_comm, common_callchain, ret, seq, lbr_ret, stack_err, flags,
                 nr_branches, nr_stack, trim_branches, trim_stack, tracing_branches,
-                tracing_stack, ret_str, ret_kind, perf_sample_dict):
+                tracing_stack, ret_str, ret_kind, call, perf_sample_dict):
         callback(LbrSample(event, common_cpu, common_secs, common_nsecs, common_pid,
                            common_comm, (ret, seq, lbr_ret, stack_err, flags, nr_branches,
                                          nr_stack, trim_branches, trim_stack,
                                          tracing_branches, tracing_stack, ret_str,
-                                         ret_kind),
+                                         ret_kind, call),
                            perf_sample_dict))
     return handler
 

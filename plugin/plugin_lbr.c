@@ -125,6 +125,11 @@ static int snapshot_handler(struct trace_seq *s, struct tep_record *r, struct te
 	int kind, n, nt, printed = 0;
 
 	trace_seq_puts(s, get_str(s, ev, r, "hook"));
+	/* the call with its arguments, in files that have them */
+	if (tep_find_field(ev, "has_call") && get_val(s, ev, r, "has_call")) {
+		trace_seq_putc(s, ' ');
+		trace_seq_puts(s, get_str(s, ev, r, "call"));
+	}
 	/* files from before typed return values: a signed value in every snapshot */
 	kind = tep_find_field(ev, "ret_kind") ? (int)get_val(s, ev, r, "ret_kind") :
 						LBRSNAP_RET_SIGNED;

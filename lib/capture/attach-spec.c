@@ -281,38 +281,164 @@ static char *type_name(const struct btf *btf, __u32 id)
 }
 
 /*
- * How a function's return value must be read. The callee sets only the bytes of its type
- * (an int leaves the upper half of RAX undefined, a bool all but AL), so the value is
- * extended from ret_size by its signedness.
+ * How a value of a BTF type is extended and printed. The callee sets only the bytes of its
+ * type (an int leaves the upper half of RAX undefined, a bool all but AL), so a value is
+ * extended from its size by its signedness. Returns LBRSNAP_RET_NONE for aggregates and
+ * void; with strings, a char pointer is LBRSNAP_ARG_STRING.
  */
-static void type_return(const struct btf *btf, __u32 type_id, struct attach_target *t)
+static __u8 type_value(const struct btf *btf, __u32 type_id, bool strings, __u8 *size)
 {
 	const struct btf_type *r = btf__type_by_id(btf, type_id);
 
 	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
 		r = btf__type_by_id(btf, r->type);
-	if (!r)
-		return;
+	if (!r || !type_id)
+		return LBRSNAP_RET_NONE;
 	if (btf_is_ptr(r)) {
-		t->ret_kind = LBRSNAP_RET_POINTER;
-		t->ret_size = 8;
-	} else if (btf_is_int(r) && r->size <= 8) {
+		const struct btf_type *to = btf__type_by_id(btf, r->type);
+
+		*size = 8;
+		while (to && (btf_is_typedef(to) || btf_is_mod(to) || btf_is_type_tag(to)))
+			to = btf__type_by_id(btf, to->type);
+		if (strings && to && btf_is_int(to) && to->size == 1 &&
+		    !strcmp(btf__name_by_offset(btf, to->name_off), "char"))
+			return LBRSNAP_ARG_STRING;
+		return LBRSNAP_RET_POINTER;
+	}
+	if (btf_is_int(r) && r->size <= 8) {
 		__u8 enc = btf_int_encoding(r);
 
-		t->ret_kind = enc & BTF_INT_BOOL ? LBRSNAP_RET_BOOL :
-			      enc & BTF_INT_SIGNED ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
-		t->ret_size = r->size;
-	} else if ((btf_is_enum(r) || btf_is_enum64(r)) && r->size <= 8) {
-		/* kflag marks a signed enum (BTF of 6.0+ kernels) */
-		t->ret_kind = btf_kflag(r) ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
-		t->ret_size = r->size;
+		*size = r->size;
+		return enc & BTF_INT_BOOL ? LBRSNAP_RET_BOOL :
+		       enc & BTF_INT_SIGNED ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
 	}
+	if ((btf_is_enum(r) || btf_is_enum64(r)) && r->size <= 8) {
+		/* kflag marks a signed enum (BTF of 6.0+ kernels) */
+		*size = r->size;
+		return btf_kflag(r) ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
+	}
+	return LBRSNAP_RET_NONE;
+}
+
+static void type_return(const struct btf *btf, __u32 type_id, struct attach_target *t)
+{
+	t->ret_kind = type_value(btf, type_id, false, &t->ret_size);
 	if (t->ret_kind)
 		t->ret_type = type_name(btf, type_id);
 }
 
+/* An enum's enumerators as "NAME=VALUE,NAME=VALUE", so readers print values by name. */
+static char *enum_names(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *r = btf__type_by_id(btf, type_id);
+	char *buf = NULL, *more;
+	size_t i;
+
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	if (!r || !(btf_is_enum(r) || btf_is_enum64(r)))
+		return strdup("");
+	for (i = 0; i < btf_vlen(r); i++) {
+		const char *name;
+		long long v;
+
+		if (btf_is_enum(r)) {
+			name = btf__name_by_offset(btf, btf_enum(r)[i].name_off);
+			v = btf_kflag(r) ? btf_enum(r)[i].val : (long long)(__u32)btf_enum(r)[i].val;
+		} else {
+			name = btf__name_by_offset(btf, btf_enum64(r)[i].name_off);
+			v = btf_enum64_value(&btf_enum64(r)[i]);
+		}
+		if (asprintf(&more, "%s%s%s=%lld", buf ?: "", buf ? "," : "", name, v) < 0) {
+			free(buf);
+			return NULL;
+		}
+		free(buf);
+		buf = more;
+	}
+	return buf ?: strdup("");
+}
+
+/*
+ * The parameters of proto from first on, as the program reads them. Aggregates passed by
+ * value never reach here (fexit_obstacle); a tracepoint's struct pointer is a pointer.
+ */
+/*
+ * Whether a fexit or tp_btf program may load argument type_id from its context: the
+ * verifier takes scalars, and pointers to void, integers, structs and unions only ("arg1
+ * type FUNC_PROTO is not a struct"). A raw tracepoint's context is plain u64s.
+ */
+static bool ctx_readable(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *r = btf__type_by_id(btf, type_id);
+
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	if (!r || !btf_is_ptr(r) || !r->type)
+		return true;
+	r = btf__type_by_id(btf, r->type);
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	return r && (btf_is_int(r) || btf_is_struct(r) || btf_is_union(r));
+}
+
+static int type_args(const struct btf *btf, const struct btf_type *proto, int first,
+		     struct attach_target *t)
+{
+	const struct btf_param *p = btf_params(proto);
+	int i, n = btf_vlen(proto);
+
+	for (i = first; i < n && t->nr_args < LBRSNAP_MAX_ARGS; i++) {
+		struct attach_arg *a = &t->args[t->nr_args];
+
+		/* a varargs prototype ends in a void parameter */
+		if (!p[i].type)
+			break;
+		a->kind = type_value(btf, p[i].type, true, &a->size);
+		/* not captured: the program never loads it (a function pointer, a char **) */
+		if (t->kind != LBRSNAP_KIND_RAW_TP && !ctx_readable(btf, p[i].type))
+			a->kind = LBRSNAP_RET_NONE;
+		a->name = strdup(btf__name_by_offset(btf, p[i].name_off) ?: "");
+		a->type = type_name(btf, p[i].type);
+		a->enums = enum_names(btf, p[i].type);
+		t->nr_args++;
+		if (!a->name || !a->type || !a->enums)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The prototype of tracepoint name, with the parameter names of its TP_PROTO where the
+ * kernel's __bpf_trace_<name> (the function its BPF programs run behind) is in BTF;
+ * btf_trace_<name>, a pointer to an unnamed prototype, otherwise.
+ */
+static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
+{
+	const struct btf_type *t;
+	char tname[256];
+	int id;
+
+	snprintf(tname, sizeof(tname), "__bpf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tname, BTF_KIND_FUNC);
+	if (id > 0) {
+		t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+		if (t && btf_is_func_proto(t))
+			return t;
+	}
+	snprintf(tname, sizeof(tname), BTF_TRACE_PREFIX "%s", name);
+	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return NULL;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_ptr(t))
+		return NULL;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t) ? t : NULL;
+}
+
 static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
-		      const struct btf *btf, const struct btf_type *func)
+		      const struct btf *btf, const struct btf_type *func, bool with_args)
 {
 	struct attach_target *t, *nv;
 	size_t i;
@@ -341,14 +467,38 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 	if (kind == LBRSNAP_KIND_FEXIT) {
 		const struct btf_type *proto = btf__type_by_id(btf, func->type);
 
-		if (proto && btf_is_func_proto(proto) && proto->type)
-			type_return(btf, proto->type, t);
-	} else if (!strcmp(name, "sys_exit")) {
-		/* sys_exit(struct pt_regs *regs, long ret) */
-		t->ret_is_arg1 = true;
-		t->ret_kind = LBRSNAP_RET_SIGNED;
-		t->ret_size = 8;
-		t->ret_type = strdup("long");
+		if (proto && btf_is_func_proto(proto)) {
+			if (proto->type)
+				type_return(btf, proto->type, t);
+			if (with_args && type_args(btf, proto, 0, t))
+				return -ENOMEM;
+		}
+	} else if (!strcmp(name, "sys_exit") || !strcmp(name, "sys_enter")) {
+		/* sys_enter(struct pt_regs *regs, long id), sys_exit(struct pt_regs *regs, long ret) */
+		t->sys = name[5] == 'x' ? LBRSNAP_AP_SYS_EXIT : LBRSNAP_AP_SYS_ENTER;
+		if (t->sys == LBRSNAP_AP_SYS_EXIT) {
+			t->ret_is_arg1 = true;
+			t->ret_kind = LBRSNAP_RET_SIGNED;
+			t->ret_size = 8;
+			t->ret_type = strdup("long");
+		}
+		/* the syscall's own arguments, typed by its number when read */
+		for (i = 0; with_args && i < LBRSNAP_MAX_ARGS; i++) {
+			t->args[i].kind = LBRSNAP_RET_UNSIGNED;
+			t->args[i].size = 8;
+			t->args[i].name = strdup("");
+			t->args[i].type = strdup("");
+			t->args[i].enums = strdup("");
+			t->nr_args++;
+			if (!t->args[i].name || !t->args[i].type || !t->args[i].enums)
+				return -ENOMEM;
+		}
+	} else if (with_args) {
+		const struct btf_type *proto = tp_proto(btf, name);
+
+		/* the first parameter is the tracepoint's void *__data, not in the context */
+		if (proto && type_args(btf, proto, 1, t))
+			return -ENOMEM;
 	}
 	t->has_ret = t->ret_kind != LBRSNAP_RET_NONE;
 	if (t->has_ret && !t->ret_type)
@@ -357,8 +507,8 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 }
 
 static int expand_one(struct attach_set *set, const char *spec, const struct btf *btf,
-		      const struct ksyms *ks, const struct name_set *traceable, char *err,
-		      size_t err_len)
+		      const struct ksyms *ks, const struct name_set *traceable, bool with_args,
+		      char *err, size_t err_len)
 {
 	__u32 id, n = btf__type_cnt(btf);
 	const char *pattern, *why = NULL;
@@ -395,7 +545,7 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 			why = obstacle;
 			continue;
 		}
-		ret = add_target(set, kind, name, btf, t);
+		ret = add_target(set, kind, name, btf, t, with_args);
 		if (ret)
 			return ret;
 		found++;
@@ -422,7 +572,7 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 }
 
 int attach_set__expand(struct attach_set *set, const char *const *specs, size_t nr_specs,
-		       const struct btf *btf, char *err, size_t err_len)
+		       const struct btf *btf, bool with_args, char *err, size_t err_len)
 {
 	struct name_set traceable = {};
 	struct ksyms *ks = NULL;
@@ -438,8 +588,13 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 		if (!traceable.nr)
 			ksyms__load("/proc/kallsyms", &ks);
 	}
-	for (i = 0; i < nr_specs && !ret; i++)
-		ret = expand_one(set, specs[i], btf, ks, &traceable, err, err_len);
+	for (i = 0; i < nr_specs && !ret; i++) {
+		size_t first = set->nr, j;
+
+		ret = expand_one(set, specs[i], btf, ks, &traceable, with_args, err, err_len);
+		for (j = first; j < set->nr; j++)
+			set->v[j].spec_idx = i;
+	}
 	name_set__free(&traceable);
 	ksyms__free(ks);
 	if (ret)
@@ -451,10 +606,17 @@ void attach_set__free(struct attach_set *set)
 {
 	size_t i;
 
+	size_t j;
+
 	for (i = 0; i < set->nr; i++) {
 		free(set->v[i].spec);
 		free(set->v[i].name);
 		free(set->v[i].ret_type);
+		for (j = 0; j < set->v[i].nr_args; j++) {
+			free(set->v[i].args[j].name);
+			free(set->v[i].args[j].type);
+			free(set->v[i].args[j].enums);
+		}
 	}
 	free(set->v);
 	memset(set, 0, sizeof(*set));

@@ -13,6 +13,15 @@
 
 struct btf;
 
+/* An argument as BTF types it: how the program extends it, how readers print it. */
+struct attach_arg {
+	char *name;		/* "" where BTF has no name */
+	char *type;		/* C spelling ("const char *"), "" for a syscall's raw registers */
+	char *enums;		/* an enum's "NAME=VALUE,..." from BTF, or "" */
+	__u8 kind;		/* enum lbrsnap_ret_kind, or LBRSNAP_ARG_STRING */
+	__u8 size;		/* bytes of the type */
+};
+
 struct attach_target {
 	char *spec;		/* canonical "kind:name" */
 	char *name;		/* function or tracepoint */
@@ -22,6 +31,10 @@ struct attach_target {
 	enum lbrsnap_ret_kind ret_kind;	/* how the return value is extended and printed */
 	__u8 ret_size;		/* bytes of the return type */
 	char *ret_type;		/* its C spelling from BTF ("int", "struct file *"), or NULL */
+	size_t spec_idx;	/* the user's spec it came from (the first, if several) */
+	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER or _EXIT: a syscall tracepoint */
+	__u32 nr_args;		/* arguments the program captures */
+	struct attach_arg args[LBRSNAP_MAX_ARGS];
 };
 
 struct attach_set {
@@ -30,12 +43,12 @@ struct attach_set {
 };
 
 /*
- * Expands the user's specs into targets. On error returns a negative errno and writes a
- * message naming the bad spec (with the closest existing names, or why a function cannot be
- * attached) into err.
+ * Expands the user's specs into targets, with their arguments typed when with_args. On error
+ * returns a negative errno and writes a message naming the bad spec (with the closest
+ * existing names, or why a function cannot be attached) into err.
  */
 int attach_set__expand(struct attach_set *set, const char *const *specs, size_t nr_specs,
-		       const struct btf *btf, char *err, size_t err_len);
+		       const struct btf *btf, bool with_args, char *err, size_t err_len);
 void attach_set__free(struct attach_set *set);
 
 /* Parses "kind:name"; returns 0, or -EINVAL for an unknown kind or an empty name. */

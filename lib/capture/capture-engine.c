@@ -27,11 +27,13 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "arg-filter.h"
 #include "attach-spec.h"
 #include "capture-engine.h"
 #include "ksyms.h"
 #include "lbr-enable.h"
 #include "lbrfile.h"
+#include "syscall-table.h"
 #include "capture.skel.h"
 
 #define PROGS LBRSNAP_PROGS_PER_KIND
@@ -45,6 +47,8 @@ struct ap_slot {
 	struct bpf_program *prog;
 	struct bpf_link *link;
 	__u64 records;		/* records of this attach point read from the ring buffer */
+	__u32 args_size;	/* bytes of its records' argument block; 0: none */
+	struct arg_filter_prog *filter;	/* --filter, compiled */
 };
 
 struct capture {
@@ -61,6 +65,9 @@ struct capture {
 	bool lbr_on;			/* events open, or enabled by another tool */
 	char lbr_why[256];
 	__u64 branch_filter;
+	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
+	__u32 str_size;			/* lbrsnap_str_size(--string-len) */
+	void *rec_buf;			/* a record with its argument block moved in place */
 	struct lbrfile_writer *sink;	/* the writer of the poll in progress */
 	int sink_err;
 	__u64 records;
@@ -120,6 +127,20 @@ static int handle_record(void *ctx, void *data, size_t size)
 	struct capture *c = ctx;
 	int err;
 
+	/* the program wrote the argument block at the end of the record: move it behind */
+	if ((ev->flags & LBRSNAP_EV_HAS_ARGS) && ev->ap < c->set.nr &&
+	    c->aps[ev->ap].args_size && c->aps[ev->ap].args_size <= size &&
+	    ev->nr_branches <= LBRSNAP_MAX_BRANCHES && ev->nr_stack <= LBRSNAP_MAX_STACK) {
+		size_t body = lbrsnap_event_size(ev->nr_branches, ev->nr_stack);
+		size_t asz = c->aps[ev->ap].args_size;
+
+		if (body <= size - asz) {
+			memcpy(c->rec_buf, data, body);
+			memcpy((char *)c->rec_buf + body, (char *)data + size - asz, asz);
+			data = c->rec_buf;
+			size = body + asz;
+		}
+	}
 	err = lbrfile_writer__record(c->sink, data, size);
 	if (err) {
 		c->sink_err = err;
@@ -131,9 +152,47 @@ static int handle_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * What a program captures of its arguments: the values, and a string slot for each
+ * char * argument (a syscall may have up to LBRSNAP_MAX_STRS of them).
+ */
+static void set_args_rodata(struct capture *c, struct capture_bpf *skel, struct ap_slot *s,
+			    const struct attach_target *t)
+{
+	__u32 i, nstrs = 0;
+
+	if (s->filter) {
+		memcpy((void *)skel->rodata->ap_filter[s->idx], s->filter->insn,
+		       sizeof(s->filter->insn));
+		memcpy((void *)skel->rodata->ap_filter_str[s->idx], s->filter->str,
+		       sizeof(s->filter->str));
+		skel->rodata->ap_filter_on[s->idx] = true;
+		/* the filter reads the record's argument block, even an empty one */
+		s->args_size = sizeof(struct lbrsnap_args);
+		skel->rodata->ap_args_size[s->idx] = s->args_size;
+	}
+	if (!t->nr_args)
+		return;
+	for (i = 0; i < t->nr_args; i++) {
+		skel->rodata->ap_arg_kind[s->idx][i] = t->args[i].kind;
+		skel->rodata->ap_arg_shift[s->idx][i] = t->args[i].kind ?
+							64 - 8 * t->args[i].size : 0;
+		nstrs += t->args[i].kind == LBRSNAP_ARG_STRING;
+	}
+	if (t->sys)
+		nstrs = LBRSNAP_MAX_STRS;
+	if (nstrs > LBRSNAP_MAX_STRS)
+		nstrs = LBRSNAP_MAX_STRS;
+	s->args_size = sizeof(struct lbrsnap_args) + 8 * t->nr_args + nstrs * c->str_size;
+	skel->rodata->ap_nargs[s->idx] = t->nr_args;
+	skel->rodata->ap_nstrs[s->idx] = nstrs;
+	skel->rodata->ap_args_size[s->idx] = s->args_size;
+}
+
 static void set_rodata(struct capture *c, struct capture_bpf *skel)
 {
 	const struct capture_opts *o = &c->opts;
+	__u32 i;
 
 	skel->rodata->slot_mask = c->slots - 1;
 	skel->rodata->filter_pid = o->pid;
@@ -151,6 +210,10 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->want_lbr = c->lbr_on;
 	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
+	skel->rodata->str_size = c->str_size;
+	skel->rodata->str_len = o->string_len ?: CAPTURE_DEFAULT_STRING_LEN;
+	for (i = 0; c->syscalls && i < LBRSNAP_NR_SYSCALLS; i++)
+		skel->rodata->sys_str_mask[i] = syscall_table__str_mask(c->syscalls, i);
 }
 
 /* Places every attach point: an object, a program of its kind in it and its pool slots. */
@@ -181,9 +244,6 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 	size_t i;
 	int ret;
 
-	c->aps = calloc(c->set.nr, sizeof(*c->aps));
-	if (!c->aps)
-		return -ENOMEM;
 	place_attach_points(c);
 	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
 	if (!c->objs)
@@ -232,7 +292,8 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 		skel->rodata->ap_ret_shift[s->idx] = t->ret_kind ? 64 - 8 * t->ret_size : 0;
 		skel->rodata->ap_flags[s->idx] =
 			(t->kind == LBRSNAP_KIND_FEXIT && t->has_ret ? LBRSNAP_AP_RET_FEXIT : 0) |
-			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0);
+			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0);
+		set_args_rodata(c, skel, s, t);
 		if (t->kind != LBRSNAP_KIND_RAW_TP) {
 			ret = bpf_program__set_attach_target(s->prog, 0, t->name);
 			if (ret) {
@@ -319,6 +380,12 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			return ret;
 		}
 	}
+	/* the largest record: header, branches, stack, and the largest argument block */
+	c->rec_buf = malloc(lbrsnap_event_size(LBRSNAP_MAX_BRANCHES, LBRSNAP_MAX_STACK) +
+			    sizeof(struct lbrsnap_args) + 8 * LBRSNAP_MAX_ARGS +
+			    LBRSNAP_MAX_STRS * c->str_size);
+	if (!c->rec_buf)
+		return -ENOMEM;
 	c->rb = ring_buffer__new(bpf_map__fd(c->objs[0]->maps.events), handle_record, c, NULL);
 	if (!c->rb) {
 		ret = -errno;
@@ -337,6 +404,56 @@ static __u32 default_slots(void)
 	while (cpus > 0 && slots < (__u32)cpus && slots < LBRSNAP_MAX_SLOTS)
 		slots <<= 1;
 	return slots;
+}
+
+/*
+ * --filter of each spec, compiled for each of its targets (names differ between the
+ * functions a glob matches). A bad one is -EBADMSG, before anything is loaded.
+ */
+static int compile_filters(struct capture *c, char *err, size_t err_len)
+{
+	const struct capture_opts *o = &c->opts;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->set.nr; i++) {
+		const struct attach_target *t = &c->set.v[i];
+		const char *expr = o->filters && t->spec_idx < o->nr_events ?
+				   o->filters[t->spec_idx] : NULL;
+
+		if (!expr)
+			continue;
+		if (o->no_args) {
+			snprintf(err, err_len, "--filter '%s' reads arguments: not with --no-args",
+				 expr);
+			return -EBADMSG;
+		}
+		c->aps[i].filter = calloc(1, sizeof(*c->aps[i].filter));
+		if (!c->aps[i].filter)
+			return -ENOMEM;
+		ret = arg_filter__compile(expr, t, c->aps[i].filter, err, err_len);
+		if (ret)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Syscall names and argument types, for sys_enter and sys_exit attach points with arguments */
+static int load_syscalls(struct capture *c, char *err, size_t err_len)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->set.nr; i++) {
+		if (c->set.v[i].sys && c->set.v[i].nr_args)
+			break;
+	}
+	if (i == c->set.nr)
+		return 0;
+	ret = syscall_table__load(&c->syscalls);
+	if (ret)
+		snprintf(err, err_len, "cannot read the syscall table: %s", strerror(-ret));
+	return ret;
 }
 
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
@@ -379,7 +496,19 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 			 "%s; lbrsnap needs CONFIG_DEBUG_INFO_BTF", strerror(-ret));
 		goto cleanup;
 	}
-	ret = attach_set__expand(&c->set, events, nr_events, btf, err, err_len);
+	ret = attach_set__expand(&c->set, events, nr_events, btf, !opts->no_args, err, err_len);
+	if (ret)
+		goto cleanup;
+	c->str_size = lbrsnap_str_size(opts->string_len ?: CAPTURE_DEFAULT_STRING_LEN);
+	ret = load_syscalls(c, err, err_len);
+	if (ret)
+		goto cleanup;
+	c->aps = calloc(c->set.nr, sizeof(*c->aps));
+	if (!c->aps) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	ret = compile_filters(c, err, err_len);
 	if (ret)
 		goto cleanup;
 	switch (opts->lbr_mode) {
@@ -505,9 +634,26 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 			.spec = t->spec,
 			.target = t->name,
 			.ret_type = t->ret_type,
+			.sys = t->nr_args ? t->sys : 0,
+			.nr_args = t->nr_args,
 		};
+		__u32 j;
 
+		for (j = 0; j < t->nr_args; j++) {
+			ap.args[j].name = t->args[j].name;
+			ap.args[j].type = t->args[j].type;
+			ap.args[j].enums = t->args[j].enums;
+			ap.args[j].kind = t->args[j].kind;
+			ap.args[j].size = t->args[j].size;
+		}
 		ret = lbrfile_writer__attach(w, &ap);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; c->syscalls && i < LBRSNAP_NR_SYSCALLS; i++) {
+		const struct lbr_syscall *sc = syscall_table__get(c->syscalls, i);
+
+		ret = sc ? lbrfile_writer__syscall(w, sc) : 0;
 		if (ret)
 			return ret;
 	}
@@ -763,6 +909,10 @@ void capture__close(struct capture *c)
 		capture_bpf__destroy(c->objs[i]);
 	lbr_enable__close(c->lbr);
 	attach_set__free(&c->set);
+	syscall_table__free(c->syscalls);
+	free(c->rec_buf);
+	for (i = 0; c->aps && i < c->set.nr; i++)
+		free(c->aps[i].filter);
 	free(c->aps);
 	free(c->objs);
 	free(c);

@@ -35,6 +35,7 @@ enum capture_lbr_mode {
 
 struct capture_opts {
 	const char *const *events;	/* attach specs; none = the documented default */
+	const char *const *filters;	/* --filter of each spec (arg-filter.h), or NULL */
 	size_t nr_events;
 	__u32 pid;			/* -p: process (tgid) */
 	__u32 tid;			/* -t: thread */
@@ -51,8 +52,13 @@ struct capture_opts {
 					   0: possible CPUs rounded up */
 	bool follow;			/* only processes added with capture__follow() */
 	__u32 follow_max;		/* processes followed at once; 0: 16384 */
+	bool no_args;			/* --no-args: records without arguments */
+	__u32 string_len;		/* --string-len: characters kept of a string argument;
+					   0: CAPTURE_DEFAULT_STRING_LEN */
 	int verbose;
 };
+
+#define CAPTURE_DEFAULT_STRING_LEN 64
 
 /* The default attach point: failing syscalls are useful on any machine. */
 #define CAPTURE_DEFAULT_EVENT "raw_tp:sys_exit"

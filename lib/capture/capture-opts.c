@@ -46,11 +46,39 @@ static int parse_size(const char *who, const char *s, __u64 *out)
 static int add_event(struct capture_opts *o, const char *spec)
 {
 	const char **ev = realloc((void *)o->events, (o->nr_events + 1) * sizeof(*ev));
+	char **fl;
 
 	if (!ev)
 		return -ENOMEM;
-	ev[o->nr_events++] = spec;
 	o->events = ev;
+	fl = realloc((void *)o->filters, (o->nr_events + 1) * sizeof(*fl));
+	if (!fl)
+		return -ENOMEM;
+	o->filters = (const char *const *)fl;
+	fl[o->nr_events] = NULL;
+	ev[o->nr_events++] = spec;
+	return 0;
+}
+
+/* --filter applies to the -e before it; given twice, both must hold */
+static int add_filter(struct capture_opts *o, const char *expr, const char *who)
+{
+	char **fl = (char **)o->filters, *joined;
+
+	if (!o->nr_events) {
+		fprintf(stderr, "%s: --filter '%s' needs an -e before it\n", who, expr);
+		return -EINVAL;
+	}
+	if (fl[o->nr_events - 1]) {
+		if (asprintf(&joined, "(%s) && (%s)", fl[o->nr_events - 1], expr) < 0)
+			return -ENOMEM;
+		free(fl[o->nr_events - 1]);
+	} else {
+		joined = strdup(expr);
+		if (!joined)
+			return -ENOMEM;
+	}
+	fl[o->nr_events - 1] = joined;
 	return 0;
 }
 
@@ -181,6 +209,20 @@ int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const 
 		}
 		o->follow_max = v;
 		return 1;
+	case CAPTURE_OPT_FILTER:
+		return add_filter(o, arg, who) ? -EINVAL : 1;
+	case CAPTURE_OPT_NO_ARGS:
+		o->no_args = true;
+		return 1;
+	case CAPTURE_OPT_STRING_LEN:
+		if (parse_u64(who, "--string-len", arg, LBRSNAP_MAX_STRING_LEN, &v))
+			return -EINVAL;
+		if (!v) {
+			fprintf(stderr, "%s: --string-len needs N >= 1\n", who);
+			return -EINVAL;
+		}
+		o->string_len = v;
+		return 1;
 	case 'v':
 		o->verbose++;
 		return 1;
@@ -198,6 +240,12 @@ void capture_opts__finish(struct capture_opts *o)
 
 void capture_opts__free(struct capture_opts *o)
 {
+	size_t i;
+
+	for (i = 0; o->filters && i < o->nr_events; i++)
+		free((void *)o->filters[i]);
+	free((void *)o->filters);
+	o->filters = NULL;
 	free((void *)o->events);
 	o->events = NULL;
 	o->nr_events = 0;

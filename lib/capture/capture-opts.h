@@ -14,7 +14,8 @@
 enum {
 	CAPTURE_OPT_COMM = 0x1000, CAPTURE_OPT_ERRORS, CAPTURE_OPT_RET, CAPTURE_OPT_SAMPLE,
 	CAPTURE_OPT_STACK, CAPTURE_OPT_LBR, CAPTURE_OPT_RINGBUF, CAPTURE_OPT_SLOTS,
-	CAPTURE_OPT_FOLLOW_MAX,
+	CAPTURE_OPT_FOLLOW_MAX, CAPTURE_OPT_NO_ARGS, CAPTURE_OPT_STRING_LEN,
+	CAPTURE_OPT_FILTER,
 };
 
 #define CAPTURE_SHORT_OPTIONS "e:p:t:j:v"
@@ -33,6 +34,9 @@ enum {
 	{ "ringbuf", required_argument, NULL, CAPTURE_OPT_RINGBUF },		\
 	{ "slots", required_argument, NULL, CAPTURE_OPT_SLOTS },		\
 	{ "follow-max", required_argument, NULL, CAPTURE_OPT_FOLLOW_MAX },	\
+	{ "no-args", no_argument, NULL, CAPTURE_OPT_NO_ARGS },			\
+	{ "filter", required_argument, NULL, CAPTURE_OPT_FILTER },		\
+	{ "string-len", required_argument, NULL, CAPTURE_OPT_STRING_LEN },	\
 	{ "verbose", no_argument, NULL, 'v' }
 
 /* The --help lines of those options. */
@@ -56,6 +60,10 @@ enum {
 "      --slots N           snapshot slots per attach point, a power of two (default:\n" \
 "                          one per possible CPU, rounded up)\n"			\
 "      --follow-max N      processes followed at once with a command (default 16384)\n" \
+"      --filter EXPR       keep records of the -e before it where EXPR holds, e.g.\n" \
+"                          'fd == 3 && ret == -EBADF', 'filename == \"/tmp/*\"'\n" \
+"      --no-args           records without the arguments of the attach point\n"	\
+"      --string-len N      characters kept of a string argument (default 64, max 1024)\n" \
 "  -v, --verbose           more messages (memory per attach point); -vv: libbpf logs\n"
 
 /*

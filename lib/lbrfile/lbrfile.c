@@ -44,6 +44,7 @@ struct lbrfile {
 	size_t nr_gaps;
 	struct rec_index *recs;
 	size_t nr_recs;
+	struct lbr_syscall *syscalls;	/* by number; name NULL where absent */
 };
 
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
@@ -60,7 +61,54 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 	rec->branches = (const void *)(ev + 1);
 	rec->stack = (const void *)((const char *)(ev + 1) +
 				    ev->nr_branches * LBRSNAP_BRANCH_SIZE);
+	rec->args = NULL;
+	if (ev->flags & LBRSNAP_EV_HAS_ARGS) {
+		size_t off = lbrsnap_event_size(ev->nr_branches, ev->nr_stack);
+		const struct lbrsnap_args *a = (const void *)((const char *)data + off);
+
+		if (size - off < sizeof(*a) || a->size > size - off || a->size % 8 ||
+		    a->nr_args > LBRSNAP_MAX_ARGS || a->nr_strs > LBRSNAP_MAX_STRS ||
+		    (a->nr_strs && a->str_size < lbrsnap_str_size(a->str_len)) ||
+		    sizeof(*a) + a->nr_args * 8 + a->nr_strs * a->str_size > a->size)
+			return -EINVAL;
+		rec->args = a;
+	}
 	return 0;
+}
+
+size_t lbr_record__size(const struct lbr_record *rec)
+{
+	return lbrsnap_event_size(rec->ev->nr_branches, rec->ev->nr_stack) +
+	       (rec->args ? rec->args->size : 0);
+}
+
+/*
+ * n "name\0type\0" (with_enums: "name\0type\0enums\0") groups from p (before end) into
+ * args; returns the end of the last, or NULL when they do not fit.
+ */
+static const char *parse_arg_names(const char *p, const char *end, struct lbr_arg_desc *args,
+				   __u32 n, bool with_enums)
+{
+	__u32 i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		args[i].enums = "";
+		for (k = 0; k < 2 + with_enums; k++) {
+			const char *z = p < end ? memchr(p, 0, end - p) : NULL;
+
+			if (!z)
+				return NULL;
+			if (k == 2)
+				args[i].enums = p;
+			else if (k)
+				args[i].type = p;
+			else
+				args[i].name = p;
+			p = z + 1;
+		}
+	}
+	return p;
 }
 
 static int grow(void **arr, size_t *cap, size_t nr, size_t elem)
@@ -124,12 +172,20 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		return parse_meta(f, p, sec->size);
 	case LBRFILE_SEC_ATTACH: {
 		const struct lbrfile_attach *a = (const void *)p;
+		const struct lbrfile_attach_args *aa = NULL;
 		struct lbr_attach_point *ap;
 		const char *spec, *target, *rtype = "", *end = p + sec->size;
 
 		if (sec->size < sizeof(*a) + 2)
 			return -EINVAL;
 		spec = p + sizeof(*a);
+		if (f->version >= 3) {
+			aa = (const void *)spec;
+			spec += sizeof(*aa);
+			if (sec->size < sizeof(*a) + sizeof(*aa) + 3 ||
+			    aa->nr_args > LBRSNAP_MAX_ARGS)
+				return -EINVAL;
+		}
 		target = memchr(spec, 0, end - spec);
 		if (!target || !memchr(target + 1, 0, end - target - 1))
 			return -EINVAL;
@@ -155,6 +211,19 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		ap->spec = spec;
 		ap->target = target + 1;
 		ap->ret_type = rtype;
+		if (aa) {
+			__u32 i;
+
+			ap->sys = aa->sys;
+			ap->nr_args = aa->nr_args;
+			for (i = 0; i < aa->nr_args; i++) {
+				ap->args[i].kind = aa->kind[i];
+				ap->args[i].size = aa->size[i];
+			}
+			if (!parse_arg_names(rtype + strlen(rtype) + 1, end, ap->args,
+					     aa->nr_args, true))
+				return -EINVAL;
+		}
 		if (f->version >= 2) {
 			ap->ret_kind = a->ret_kind;
 			ap->ret_size = a->ret_size;
@@ -177,6 +246,27 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		f->recs[f->nr_recs].size = sec->size;
 		f->nr_recs++;
 		return 0;
+	case LBRFILE_SEC_SYSCALL: {
+		const struct lbrfile_syscall *y = (const void *)p;
+		const char *end = p + sec->size, *name = p + sizeof(*y);
+		struct lbr_syscall *sc;
+
+		if (sec->size < sizeof(*y) + 1 || y->nr >= LBRSNAP_NR_SYSCALLS ||
+		    y->nr_args > LBRSNAP_MAX_ARGS || !memchr(name, 0, end - name))
+			return -EINVAL;
+		if (!f->syscalls) {
+			f->syscalls = calloc(LBRSNAP_NR_SYSCALLS, sizeof(*f->syscalls));
+			if (!f->syscalls)
+				return -ENOMEM;
+		}
+		sc = &f->syscalls[y->nr];
+		sc->nr = y->nr;
+		sc->nr_args = y->nr_args;
+		sc->name = name;
+		if (!parse_arg_names(name + strlen(name) + 1, end, sc->args, y->nr_args, false))
+			return -EINVAL;
+		return 0;
+	}
 	case LBRFILE_SEC_LOSS:
 		if (sec->size != sizeof(struct lbrfile_loss))
 			return -EINVAL;
@@ -329,7 +419,15 @@ void lbrfile__close(struct lbrfile *f)
 	free(f->losses);
 	free(f->gaps);
 	free(f->recs);
+	free(f->syscalls);
 	free(f);
+}
+
+const struct lbr_syscall *lbrfile__syscall(const struct lbrfile *f, __s32 nr)
+{
+	if (!f->syscalls || nr < 0 || nr >= LBRSNAP_NR_SYSCALLS || !f->syscalls[nr].name)
+		return NULL;
+	return &f->syscalls[nr];
 }
 
 const char *lbrfile__meta(const struct lbrfile *f, const char *key)
@@ -550,22 +648,62 @@ int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_poi
 		.id = ap->id, .kind = ap->kind, .flags = ap->flags, .mem_bytes = ap->mem_bytes,
 		.ret_kind = ap->ret_kind, .ret_size = ap->ret_size,
 	};
-	const char *rtype = ap->ret_type ?: "";
-	size_t slen = strlen(ap->spec) + 1, tlen = strlen(ap->target) + 1;
-	size_t rlen = strlen(rtype) + 1;
-	char *names;
+	struct {
+		struct lbrfile_attach a;
+		struct lbrfile_attach_args aa;
+	} hdr = { .a = a, .aa = { .nr_args = ap->nr_args, .sys = ap->sys } };
+	const char *strs[3 + 3 * LBRSNAP_MAX_ARGS] = { ap->spec, ap->target, ap->ret_type ?: "" };
+	size_t len = 0, n = 3, i;
+	char *names, *p;
 	int err;
 
+	if (ap->nr_args > LBRSNAP_MAX_ARGS)
+		return -EINVAL;
 	err = flush_meta(w);
 	if (err)
 		return err;
-	names = malloc(slen + tlen + rlen);
+	for (i = 0; i < ap->nr_args; i++) {
+		hdr.aa.kind[i] = ap->args[i].kind;
+		hdr.aa.size[i] = ap->args[i].size;
+		strs[n++] = ap->args[i].name ?: "";
+		strs[n++] = ap->args[i].type ?: "";
+		strs[n++] = ap->args[i].enums ?: "";
+	}
+	for (i = 0; i < n; i++)
+		len += strlen(strs[i]) + 1;
+	names = malloc(len);
 	if (!names)
 		return -ENOMEM;
-	memcpy(names, ap->spec, slen);
-	memcpy(names + slen, ap->target, tlen);
-	memcpy(names + slen + tlen, rtype, rlen);
-	err = write_section(w, LBRFILE_SEC_ATTACH, &a, sizeof(a), names, slen + tlen + rlen);
+	for (i = 0, p = names; i < n; i++)
+		p = stpcpy(p, strs[i]) + 1;
+	err = write_section(w, LBRFILE_SEC_ATTACH, &hdr, sizeof(hdr), names, len);
+	free(names);
+	return err;
+}
+
+int lbrfile_writer__syscall(struct lbrfile_writer *w, const struct lbr_syscall *sc)
+{
+	struct lbrfile_syscall y = { .nr = sc->nr, .nr_args = sc->nr_args };
+	size_t len = strlen(sc->name) + 1, i;
+	char *names, *p;
+	int err;
+
+	if (sc->nr_args > LBRSNAP_MAX_ARGS || sc->nr >= LBRSNAP_NR_SYSCALLS)
+		return -EINVAL;
+	err = flush_meta(w);
+	if (err)
+		return err;
+	for (i = 0; i < sc->nr_args; i++)
+		len += strlen(sc->args[i].type) + strlen(sc->args[i].name) + 2;
+	names = malloc(len);
+	if (!names)
+		return -ENOMEM;
+	p = stpcpy(names, sc->name) + 1;
+	for (i = 0; i < sc->nr_args; i++) {
+		p = stpcpy(p, sc->args[i].name) + 1;
+		p = stpcpy(p, sc->args[i].type) + 1;
+	}
+	err = write_section(w, LBRFILE_SEC_SYSCALL, &y, sizeof(y), names, len);
 	free(names);
 	return err;
 }
@@ -580,8 +718,7 @@ int lbrfile_writer__record(struct lbrfile_writer *w, const void *data, size_t si
 	err = flush_meta(w);
 	if (err)
 		return err;
-	err = write_section(w, LBRFILE_SEC_RECORD, data,
-			    lbrsnap_event_size(rec.ev->nr_branches, rec.ev->nr_stack), NULL, 0);
+	err = write_section(w, LBRFILE_SEC_RECORD, data, lbr_record__size(&rec), NULL, 0);
 	if (!err)
 		w->nr_recs++;
 	return err;

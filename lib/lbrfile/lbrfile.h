@@ -9,14 +9,19 @@
  *   sections, each struct lbrfile_section { u32 type; u32 reserved; u64 size; } + payload
  *     META	  "key=value\n" text: clock, hostname, release, cmdline, nr_cpus, lbr status,
  *		  branch filter, mono/realtime pair for time of day, stack mode
- *     ATTACH	  struct lbrfile_attach + "spec\0target\0rettype\0"; one per attach point, id
- *		  order (files of version 1 have no rettype)
+ *     ATTACH	  struct lbrfile_attach [+ struct lbrfile_attach_args, version 3] +
+ *		  "spec\0target\0rettype\0" [+ "name\0type\0enums\0" per argument, version 3
+ *		  (enums: an enum's "NAME=VALUE,..." or "")]; one per
+ *		  attach point, id order (files of version 1 have no rettype)
  *     RECORD	  one struct lbrsnap_event (capture.h) with its branches and stack, verbatim
  *     LOSS	  struct lbrfile_loss: per attach point and cause
  *     KALLSYMS	  /proc/kallsyms text taken at the end of the capture (BPF symbols included)
  *     COUNTS	  struct lbrfile_counts: the capture's final counts (version 2)
  *     LBR_GAP	  struct lbrfile_lbr_gap: an interval in which LBR was not fully active on
  *		  a CPU; files without any had LBR on throughout (or no LBR events at all)
+ *     SYSCALL	  struct lbrfile_syscall + "name\0" + "type\0name\0" per argument: the
+ *		  syscalls of the capturing kernel, when an attach point is sys_enter or
+ *		  sys_exit (version 3)
  *     END	  u64 number of RECORD sections; a file without END is incomplete
  *
  * Records come in ring-buffer order, which is not strictly time order across CPUs; use
@@ -34,7 +39,7 @@
 #include "capture.h"
 
 #define LBRFILE_MAGIC "LBRSNAP1"
-#define LBRFILE_VERSION 2
+#define LBRFILE_VERSION 3
 
 enum lbrfile_section_type {
 	LBRFILE_SEC_META = 1,
@@ -45,6 +50,7 @@ enum lbrfile_section_type {
 	LBRFILE_SEC_END = 6,
 	LBRFILE_SEC_COUNTS = 7,
 	LBRFILE_SEC_LBR_GAP = 8,
+	LBRFILE_SEC_SYSCALL = 9,
 };
 
 struct lbrfile_header {
@@ -71,6 +77,20 @@ struct lbrfile_attach {
 	 * followed by "spec\0target\0rettype\0", e.g.
 	 * "fexit:do_filp_open\0do_filp_open\0struct file *\0"; rettype is "" without one
 	 */
+};
+
+/* How an attach point's arguments are stored (version 3): lbrsnap_args in its records */
+struct lbrfile_attach_args {
+	__u8 kind[LBRSNAP_MAX_ARGS];	/* enum lbrsnap_ret_kind, LBRSNAP_ARG_STRING */
+	__u8 size[LBRSNAP_MAX_ARGS];
+	__u8 nr_args;
+	__u8 reserved;
+	__u16 sys;			/* LBRSNAP_AP_SYS_ENTER, _EXIT: typed by the syscall */
+};
+
+struct lbrfile_syscall {
+	__u32 nr;
+	__u32 nr_args;
 };
 
 enum {
@@ -124,6 +144,21 @@ struct lbrfile_lbr_gap {
 };
 
 /* In-memory views handed out by the reader; valid until lbrfile__close(). */
+struct lbr_arg_desc {
+	const char *name;	/* "" where the type has no name */
+	const char *type;	/* C spelling, "" for a syscall's register */
+	const char *enums;	/* an enum's "NAME=VALUE,...", else "" */
+	__u8 kind;
+	__u8 size;
+};
+
+struct lbr_syscall {
+	__u32 nr;
+	__u32 nr_args;
+	const char *name;	/* "openat" */
+	struct lbr_arg_desc args[LBRSNAP_MAX_ARGS];	/* as tracefs's sys_enter_NAME format */
+};
+
 struct lbr_attach_point {
 	__u32 id;
 	__u32 kind;
@@ -134,12 +169,16 @@ struct lbr_attach_point {
 	const char *spec;	/* as the user gave it, expanded: "fexit:do_sys_openat2" */
 	const char *target;	/* function or tracepoint name */
 	const char *ret_type;	/* C type of the return value ("int", "struct file *"), or "" */
+	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER, _EXIT: arguments typed by syscall */
+	__u32 nr_args;		/* 0 in files before version 3 */
+	struct lbr_arg_desc args[LBRSNAP_MAX_ARGS];
 };
 
 struct lbr_record {
 	const struct lbrsnap_event *ev;		/* header */
 	const struct lbrsnap_branch *branches;	/* ev->nr_branches entries, [0] most recent */
 	const __u64 *stack;			/* ev->nr_stack return addresses, innermost first */
+	const struct lbrsnap_args *args;	/* LBRSNAP_EV_HAS_ARGS, else NULL */
 };
 
 struct lbrfile;
@@ -154,6 +193,8 @@ __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause);
 __u64 lbrfile__nr_records(const struct lbrfile *f);
 const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len);	/* NULL if absent */
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f);	/* NULL if absent */
+/* The capturing kernel's syscall nr, NULL if the file does not have it. */
+const struct lbr_syscall *lbrfile__syscall(const struct lbrfile *f, __s32 nr);
 /*
  * LBR gaps, ordered by CPU then start; overlapping gaps of a CPU are read as one. A file
  * without LBR_GAP sections has none.
@@ -172,8 +213,12 @@ int lbrfile_writer__create(const char *path, struct lbrfile_writer **out);
 int lbrfile_writer__meta(struct lbrfile_writer *w, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_point *ap);
-/* data: one struct lbrsnap_event with its trailing branches and stack, size bytes in all */
+/*
+ * data: one struct lbrsnap_event with its trailing branches, stack and argument block, size
+ * bytes in all
+ */
 int lbrfile_writer__record(struct lbrfile_writer *w, const void *data, size_t size);
+int lbrfile_writer__syscall(struct lbrfile_writer *w, const struct lbr_syscall *sc);
 int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss cause,
 			 __u64 count);
 int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len);
@@ -186,5 +231,7 @@ void lbrfile_writer__abort(struct lbrfile_writer *w);
 
 /* Validates a record's sizes against its header; returns 0 or -EINVAL. */
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec);
+/* Bytes of a parsed record: header, branches, stack and argument block. */
+size_t lbr_record__size(const struct lbr_record *rec);
 
 #endif /* LBRSNAP_LBRFILE_H */

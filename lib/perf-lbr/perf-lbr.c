@@ -16,11 +16,12 @@
 #include "out-file.h"
 #include "ksyms.h"
 #include "lbr-enable.h"
+#include "arg-value.h"
 #include "ret-value.h"
 #include "trim.h"
 #include "perf-lbr.h"
 
-#define REC_BUF_SIZE		8192
+#define REC_BUF_SIZE		(8192 + LBR_CALL_LEN)
 /* what perf record -b says when no -j is given; captures without META branch_filter */
 #define DEFAULT_BRANCH_FILTER	"any,k"
 
@@ -87,6 +88,7 @@ struct lbr_raw {
 	__u32 ret_str;		/* __data_loc char[]: lbr_ret__format() of ret, "" without one */
 	__u8 ret_kind;		/* enum lbrsnap_ret_kind */
 	__u8 pad[3];
+	__u32 call;		/* __data_loc char[]: the call with its arguments, "" without */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct lbr_raw) == PERF_LBR_RAW_FIXED, "lbr raw layout");
@@ -119,6 +121,13 @@ bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i)
 enum lbrsnap_ret_kind perf_lbr__ret_kind(const struct perf_lbr *pl, size_t i)
 {
 	return pl->evs[i].ret_kind;
+}
+
+bool perf_lbr__has_args(const struct perf_lbr *pl, size_t i)
+{
+	const struct lbr_attach_point *ap = i < pl->nr_aps ? lbrfile__attach(pl->cap, i) : NULL;
+
+	return ap && ap->nr_args;
 }
 
 bool perf_lbr__has_errno(const struct perf_lbr *pl, size_t i, int err)
@@ -484,7 +493,8 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 							 ev->flags);
 	__u64 st = e->attr.sample_type, *p = pl->buf + 1;
 	unsigned int trim_br, trim_st, skip_br, skip_st, off, i;
-	char ret[LBR_RET_LEN] = "";
+	char ret[LBR_RET_LEN] = "", call[LBR_CALL_LEN];
+	struct lbr_args args;
 	struct lbr_raw *raw;
 	__u32 *raw_size;
 
@@ -528,6 +538,10 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 					 skip_br * sizeof(*rec->branches));
 	raw->tracing_stack = raw_tail((char *)raw, &off, rec->stack, skip_st * 8);
 	raw->ret_str = raw_tail((char *)raw, &off, ret, strlen(ret) + 1);
+	call[0] = 0;
+	if (lbr_args__view(pl->cap, lbrfile__attach(pl->cap, ev->ap), rec, &args))
+		lbr_args__format_call(&args, call, sizeof(call));
+	raw->call = raw_tail((char *)raw, &off, call, strlen(call) + 1);
 	/* u32 size + payload end 8-aligned */
 	while ((4 + off) % 8)
 		((char *)raw)[off++] = 0;

@@ -23,7 +23,7 @@
 
 #define PERF_LBR_SYSTEM		"lbr"
 /* Bytes of the RAW payload before its __data_loc tails (perf-lbr.c, perf-tracing-data.c) */
-#define PERF_LBR_RAW_FIXED	60
+#define PERF_LBR_RAW_FIXED	64
 
 /* Every attr carries these; CALLCHAIN/BRANCH_STACK are added when the records have them. */
 #define PERF_LBR_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -52,6 +52,8 @@ const char *perf_lbr__name(const struct perf_lbr *pl, size_t i);
 bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i);
 /* How the event's ret field is typed and printed; LBRSNAP_RET_NONE: the event has none. */
 enum lbrsnap_ret_kind perf_lbr__ret_kind(const struct perf_lbr *pl, size_t i);
+/* Whether attach point i's records carry arguments: its format prints the call first. */
+bool perf_lbr__has_args(const struct perf_lbr *pl, size_t i);
 /* True if a record of a pointer-returning event holds ERR_PTR(-err). */
 bool perf_lbr__has_errno(const struct perf_lbr *pl, size_t i, int err);
 /* True if any event samples branch stacks (then HEADER_BRANCH_STACK belongs in the file). */

@@ -37,6 +37,7 @@ static const char format_fields[] =
 	"\tfield:__data_loc u64[] tracing_stack;\toffset:48;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc char[] ret_str;\toffset:52;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned char ret_kind;\toffset:56;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc char[] call;\toffset:60;\tsize:4;\tsigned:1;\n"
 	"\n";
 
 /* buf_printf() formats: %% for each % of the print fmt */
@@ -131,26 +132,31 @@ static void put_format(const struct perf_lbr *pl, size_t i, const char *name, st
 	enum lbrsnap_ret_kind kind = perf_lbr__ret_kind(pl, i);
 	bool is_signed = kind == LBRSNAP_RET_SIGNED;
 	struct buf f = { 0 };
+	/* with arguments, the call comes first: "%s " of the call, then as without */
+	const char *cf = perf_lbr__has_args(pl, i) ? "%s " : "";
+	const char *ca = perf_lbr__has_args(pl, i) ? "__get_str(call), " : "";
 
 	buf_printf(&f, "name: %s\nID: %llu\n", name,
 		   (unsigned long long)perf_lbr__attr(pl, i)->config);
 	buf_printf(&f, format_fields, is_signed ? "long long" : "unsigned long long", is_signed);
 	switch (kind) {
 	case LBRSNAP_RET_NONE:
-		buf_printf(&f, "print fmt: \"" PRINT_COUNTS COUNT_ARGS "\n");
+		buf_printf(&f, "print fmt: \"%s" PRINT_COUNTS "%s" COUNT_ARGS "\n", cf, ca);
 		break;
 	case LBRSNAP_RET_SIGNED:
-		buf_printf(&f, "print fmt: \"ret=%%lld " PRINT_COUNTS "REC->ret, " COUNT_ARGS "\n");
+		buf_printf(&f, "print fmt: \"%sret=%%lld " PRINT_COUNTS "%sREC->ret, " COUNT_ARGS
+			   "\n", cf, ca);
 		break;
 	case LBRSNAP_RET_UNSIGNED:
-		buf_printf(&f, "print fmt: \"ret=%%llu " PRINT_COUNTS "REC->ret, " COUNT_ARGS "\n");
+		buf_printf(&f, "print fmt: \"%sret=%%llu " PRINT_COUNTS "%sREC->ret, " COUNT_ARGS
+			   "\n", cf, ca);
 		break;
 	case LBRSNAP_RET_BOOL:
-		buf_printf(&f, "print fmt: \"ret=%%s " PRINT_COUNTS
-			   "REC->ret ? \"true\" : \"false\", " COUNT_ARGS "\n");
+		buf_printf(&f, "print fmt: \"%sret=%%s " PRINT_COUNTS
+			   "%sREC->ret ? \"true\" : \"false\", " COUNT_ARGS "\n", cf, ca);
 		break;
 	case LBRSNAP_RET_POINTER:
-		buf_printf(&f, "print fmt: \"ret=%%s " PRINT_COUNTS);
+		buf_printf(&f, "print fmt: \"%sret=%%s " PRINT_COUNTS "%s", cf, ca);
 		put_pointer_symbols(pl, i, &f);
 		buf_printf(&f, ", " COUNT_ARGS "\n");
 		break;

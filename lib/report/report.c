@@ -12,8 +12,12 @@
 #include <string.h>
 #include "lbr-stale.h"
 #include "report.h"
+#include "arg-value.h"
 #include "ret-value.h"
 #include "trim.h"
+
+/* A record's arguments as text: six strings of up to 1024 characters, escaped */
+static char args_buf[6 * (4 * LBRSNAP_MAX_STRING_LEN + 64)];
 
 #define SYM_LEN 256
 
@@ -170,23 +174,37 @@ static void text_when(FILE *out, const struct lbrsnap_event *ev)
 }
 
 /* where and what: "fexit:do_sys_openat2 ret=-2 (ENOENT)" */
-static void text_what(struct report *r, const struct lbr_record *rec)
+/*
+ * The attach point, the call and the return value. A group's line (with_args false) names
+ * the syscall but not the example's arguments, which its other records need not share.
+ */
+static void text_what(struct report *r, const struct lbr_record *rec, bool with_args)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
+	struct lbr_args view;
 	FILE *out = r->out;
+	bool has_args;
 
 	if (ap)
 		fputs(ap->spec, out);
 	else
 		fprintf(out, "ap#%u", ev->ap);
+	/* with arguments, the call as C reads it: openat(dfd=-100, ...) = -2 (ENOENT) */
+	has_args = lbr_args__view(r->file, ap, rec, &view);
+	if (has_args && with_args) {
+		lbr_args__format_call(&view, args_buf, sizeof(args_buf));
+		fprintf(out, " %s", args_buf);
+	} else if (has_args && view.syscall_nr >= 0) {
+		fprintf(out, " %s", view.call);
+	}
 	if (ev->flags & LBRSNAP_EV_HAS_RET) {
 		enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
 		const char *name = lbr_errno__name(lbr_ret__errno(kind, ev->ret));
 		char val[LBR_RET_LEN];
 
 		lbr_ret__format(kind, ev->ret, val, sizeof(val));
-		fprintf(out, " ret=%s", val);
+		fprintf(out, has_args ? " = %s" : " ret=%s", val);
 		if (name)
 			fprintf(out, " (%s)", name);
 	}
@@ -196,7 +214,7 @@ static void text_header(struct report *r, const struct lbr_record *rec)
 {
 	text_when(r->out, rec->ev);
 	fputc(' ', r->out);
-	text_what(r, rec);
+	text_what(r, rec, true);
 	fputc('\n', r->out);
 }
 
@@ -436,6 +454,52 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
 		json_cstr(out, val);
 }
 
+/*
+ * "syscall" (sys_enter, sys_exit: its name, null otherwise) and "args": name to value,
+ * numbers as JSON numbers where exact, enums, flags, modes and pointers as their text,
+ * strings as strings ("args_truncated" names those cut at --string-len).
+ */
+static void json_args(struct report *r, const struct lbr_record *rec,
+		      const struct lbr_attach_point *ap)
+{
+	struct lbr_args view;
+	struct lbr_arg arg;
+	FILE *out = r->out;
+	bool any = false;
+	__u32 i;
+
+	if (!lbr_args__view(r->file, ap, rec, &view))
+		return;
+	fputs(",\"syscall\":", out);
+	json_cstr(out, view.syscall_nr >= 0 ? view.call : NULL);
+	fputs(",\"args\":{", out);
+	for (i = 0; i < view.nr; i++) {
+		lbr_args__get(&view, i, &arg);
+		fprintf(out, "%s", i ? "," : "");
+		json_cstr(out, arg.name);
+		fputc(':', out);
+		if (arg.kind == LBRSNAP_ARG_STRING && arg.str) {
+			report__json_str(out, arg.str, arg.str_len);
+		} else if (arg.base == 'd' && arg.kind != LBRSNAP_ARG_STRING && !*arg.enums) {
+			json_ret(out, arg.kind, arg.value);
+		} else {
+			lbr_arg__format(&arg, args_buf, sizeof(args_buf));
+			json_cstr(out, args_buf);
+		}
+	}
+	fputc('}', out);
+	for (i = 0; i < view.nr; i++) {
+		lbr_args__get(&view, i, &arg);
+		if (!arg.truncated)
+			continue;
+		fputs(any ? "," : ",\"args_truncated\":[", out);
+		json_cstr(out, arg.name);
+		any = true;
+	}
+	if (any)
+		fputc(']', out);
+}
+
 /* "time_ns", "cpu", "pid", "tid", "comm" */
 static void json_when(FILE *out, const struct lbrsnap_event *ev)
 {
@@ -474,6 +538,7 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 	fputc('{', out);
 	json_when(out, ev);
 	json_what(r, rec);
+	json_args(r, rec, rec_ap(r, rec));
 	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,
@@ -651,6 +716,7 @@ enum {
 	KEY_MODULE = 'm',	/*   module if any, */
 	KEY_OFF = 'o',		/*   offset */
 	KEY_ADDR = 'x',		/* location without a symbol: the address */
+	KEY_SYSCALL = 'c',	/* sys_enter/sys_exit: the syscall's number */
 };
 
 /*
@@ -673,7 +739,7 @@ static void key_loc(struct report *r, struct group_key *k, __u64 addr, bool ret_
 }
 
 /*
- * What makes two records the same path: attach point, return value, and the branches and
+ * What makes two records the same path: attach point, syscall, return value, and the branches and
  * stack without the tracing path (it differs between BPF program loads; --keep-all keeps
  * it). The flags and errors text_notes() prints are in it too, so that the group's example
  * speaks for all of its records.
@@ -683,6 +749,7 @@ static void rec_key(struct report *r, const struct lbr_record *rec, struct group
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
 	unsigned int i, trimmed, stack_trimmed;
+	struct lbr_args view;
 
 	rec_trim(r, rec, &trimmed, &stack_trimmed);
 	if (r->keep_all)
@@ -692,6 +759,8 @@ static void rec_key(struct report *r, const struct lbr_record *rec, struct group
 		group_key__add_str(k, KEY_AP, ap->spec);
 	else
 		group_key__add_u64(k, KEY_AP_ID, ev->ap);
+	if (ap && lbr_args__view(r->file, ap, rec, &view) && view.syscall_nr >= 0)
+		group_key__add_u64(k, KEY_SYSCALL, view.syscall_nr);
 	if (ev->flags & LBRSNAP_EV_HAS_RET)
 		group_key__add_u64(k, KEY_RET, ev->ret);
 	group_key__add_u64(k, KEY_FLAGS, ev->flags & (LBRSNAP_EV_CLOBBERED | LBRSNAP_EV_STACK_ERR));
@@ -752,7 +821,7 @@ static void text_group_line(struct report *r, const struct group_table *t, const
 
 	fprintf(r->out, " %6.2f%%  %*llu record%s  ", group_percent(t, g), width,
 		(unsigned long long)g->count, g->count == 1 ? " " : "s");
-	text_what(r, &g->example);
+	text_what(r, &g->example, false);
 	fputc('\n', r->out);
 }
 

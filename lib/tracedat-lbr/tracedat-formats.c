@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+#include "arg-value.h"
 #include "ret-value.h"
 #include "trim.h"
 #include "tracedat-formats.h"
@@ -48,7 +49,8 @@ struct lbr_snapshot_ev {
 	__u32 tracing_entries;	/* __data_loc u64[]: the tracing path's (newest) entries */
 	__u16 trimmed;		/* their number */
 	__u8 ret_kind;		/* enum lbrsnap_ret_kind */
-	__u8 pad;
+	__u8 has_call;		/* call holds the arguments */
+	__u32 call;		/* __data_loc char[]: "openat(dfd=-100, ...)", "" without */
 };
 
 struct lbr_branch_ev {
@@ -85,8 +87,11 @@ static const char *const formats[TRACEDAT_NR_FORMATS] = {
 	"\tfield:__data_loc char[] ret_str;\toffset:40;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc u64[] tracing_entries;\toffset:44;\tsize:4;\tsigned:0;\n"
 	"\tfield:unsigned short trimmed;\toffset:48;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char ret_kind;\toffset:50;\tsize:1;\tsigned:0;\n\n"
-	"print fmt: \"%s%s%s nr=%u trimmed=%u entries=%s\", __get_str(hook), "
+	"\tfield:unsigned char ret_kind;\toffset:50;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char has_call;\toffset:51;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc char[] call;\toffset:52;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%s%s%s%s%s nr=%u trimmed=%u entries=%s\", __get_str(hook), "
+	"REC->has_call ? \" \" : \"\", __get_str(call), "
 	"REC->ret_kind ? \" ret=\" : \"\", __get_str(ret_str), REC->nr, REC->trimmed, "
 	PRINT_U64_ARRAY("entries") "\n",
 
@@ -137,10 +142,11 @@ static int check_fields(struct tep_event *ev, const struct field_check *fc)
 
 int tracedat_formats__check(void)
 {
-	static const struct field_check checks[TRACEDAT_NR_FORMATS][10] = {
+	static const struct field_check checks[TRACEDAT_NR_FORMATS][12] = {
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "ret", 16, 8 }, { "hook", 32, 4 },
 		  { "entries", 36, 4 }, { "ret_str", 40, 4 }, { "tracing_entries", 44, 4 },
-		  { "trimmed", 48, 2 }, { "ret_kind", 50, 1 } },
+		  { "trimmed", 48, 2 }, { "ret_kind", 50, 1 }, { "has_call", 51, 1 },
+		  { "call", 52, 4 } },
 		{ { "from", 8, 8 }, { "to", 16, 8 }, { "flags", 24, 8 }, { "idx", 32, 2 },
 		  { "nr", 34, 2 }, { "ap", 36, 4 } },
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "hook", 20, 4 }, { "ips", 24, 4 },
@@ -178,7 +184,7 @@ static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_eve
 
 /* Scratch space for the largest event: 32 branches, the stack, the strings. */
 #define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
-			 128 + LBR_RET_LEN)
+			 128 + LBR_RET_LEN + LBR_CALL_LEN)
 
 /* Puts len bytes behind the event at *off and returns their __data_loc word. */
 static __u32 put_tail(unsigned char *buf, unsigned int *off, const void *data, unsigned int len)
@@ -214,6 +220,8 @@ static int emit_snapshot(const struct lbr_record *rec, const struct tracedat_lbr
 				      v->trim_branches * LBRSNAP_BRANCH_SIZE);
 	s->hook = put_tail(buf, &off, v->hook, strlen(v->hook) + 1);
 	s->ret_str = put_tail(buf, &off, ret, strlen(ret) + 1);
+	s->has_call = v->call[0] != 0;
+	s->call = put_tail(buf, &off, v->call, strlen(v->call) + 1);
 	return fn(ctx, e->time_ns, buf, off);
 }
 
@@ -235,15 +243,17 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 	return fn(ctx, e->time_ns, buf, off);
 }
 
-int tracedat_lbr__encode(const struct lbr_record *rec, const struct lbr_attach_point *ap,
-			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx)
+int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
+			 const struct lbr_attach_point *ap, const struct ksyms *ks,
+			 tracedat_emit_fn fn, void *ctx)
 {
 	unsigned char buf[EV_BUF_SIZE] __attribute__((aligned(8)));
 	const struct lbrsnap_event *e = rec->ev;
 	const char *target = ap ? ap->target : NULL;
 	struct tracedat_lbr_view v = { 0 };
 	struct lbr_branch_ev b;
-	char hook[128];
+	struct lbr_args args;
+	char hook[128], call[LBR_CALL_LEN];
 	int n = 0;
 	int err;
 	int i;
@@ -254,6 +264,10 @@ int tracedat_lbr__encode(const struct lbr_record *rec, const struct lbr_attach_p
 	snprintf(hook, sizeof(hook), "%s", ap && ap->spec ? ap->spec : "?");
 	v.hook = hook;
 	v.ret_kind = lbr_ret__record_kind(ap, e->flags);
+	call[0] = 0;
+	if (lbr_args__view(f, ap, rec, &args))
+		lbr_args__format_call(&args, call, sizeof(call));
+	v.call = call;
 	if (ks) {
 		v.trim_branches = trim__branches(ks, rec->branches, e->nr_branches, target);
 		v.trim_stack = trim__stack(ks, rec->stack, e->nr_stack, target);

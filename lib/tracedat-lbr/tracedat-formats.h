@@ -47,16 +47,19 @@ struct tracedat_lbr_view {
 	enum lbrsnap_ret_kind ret_kind;
 	unsigned int trim_branches;	/* tracing-path entries at the newest end */
 	unsigned int trim_stack;	/* tracing-path frames at the innermost end */
+	const char *call;		/* the call with its arguments (arg-value.h), or "" */
 };
 
 /*
  * Encodes one capture record as lbr events in this order: branch_snapshot, one branch per
  * entry left after trimming (most recent first), stack (only when the record has one). ap
- * (may be NULL) gives the hook name, the return type and the traced function; ks (may be
+ * (may be NULL) gives the hook name, the return type and the traced function, f (may be
+ * NULL) the syscall names of the capture; ks (may be
  * NULL: nothing trimmed) the symbols that tell the tracing path. Returns the number of
  * events or -errno.
  */
-int tracedat_lbr__encode(const struct lbr_record *rec, const struct lbr_attach_point *ap,
-			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx);
+int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
+			 const struct lbr_attach_point *ap, const struct ksyms *ks,
+			 tracedat_emit_fn fn, void *ctx);
 
 #endif /* LBRSNAP_TRACEDAT_FORMATS_H */

@@ -242,7 +242,7 @@ static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
 static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 {
 	const struct lbr_attach_point *ap = lbrfile__attach(mg->cap, rec->ev->ap);
-	int n = tracedat_lbr__encode(rec, ap, mg->ks, emit, mg);
+	int n = tracedat_lbr__encode(mg->cap, rec, ap, mg->ks, emit, mg);
 
 	if (n < 0)
 		return n;

@@ -566,14 +566,14 @@ static void test_command(void)
 }
 
 /*
- * A version-1 file: the same capture with the header's version set to 1, whose ATTACH
- * sections are read without their return type. Return values read as signed longs.
+ * The capture as an older version wrote it: ATTACH sections without their argument types
+ * (struct lbrfile_attach_args and the names after the return type, none here: the records
+ * have no arguments), the header's version set. Returns the file's path.
  */
-static void test_version1(void)
+static void write_old_version(__u32 version, char *path, size_t path_len)
 {
-	char path[96], *data, *out;
-	__u32 version = 1;
-	size_t len;
+	char *data, *old;
+	size_t len, off, olen;
 	FILE *f;
 
 	f = fopen(capture, "r");
@@ -582,14 +582,61 @@ static void test_version1(void)
 	len = ftell(f);
 	rewind(f);
 	data = malloc(len);
-	CU_ASSERT_FATAL(data && fread(data, 1, len, f) == len);
+	old = malloc(len);
+	CU_ASSERT_FATAL(data && old && fread(data, 1, len, f) == len);
 	fclose(f);
 	memcpy(data + offsetof(struct lbrfile_header, version), &version, sizeof(version));
-	snprintf(path, sizeof(path), "%s/v1.data", dir);
+	off = olen = sizeof(struct lbrfile_header);
+	memcpy(old, data, off);
+	while (off + sizeof(struct lbrfile_section) <= len) {
+		struct lbrfile_section sec;
+		const char *p = data + off + sizeof(sec);
+		size_t head = 0, skip = 0, size;
+
+		memcpy(&sec, data + off, sizeof(sec));
+		size = sec.size;
+		if (sec.type == LBRFILE_SEC_ATTACH) {
+			head = sizeof(struct lbrfile_attach);
+			skip = sizeof(struct lbrfile_attach_args);
+		}
+		sec.size -= skip;
+		memset(old + olen, 0, sizeof(sec) + ((sec.size + 7) & ~7ULL));
+		memcpy(old + olen, &sec, sizeof(sec));
+		memcpy(old + olen + sizeof(sec), p, head);
+		memcpy(old + olen + sizeof(sec) + head, p + head + skip, size - head - skip);
+		olen += sizeof(sec) + ((sec.size + 7) & ~7ULL);
+		off += sizeof(sec) + ((size + 7) & ~7ULL);
+	}
+	snprintf(path, path_len, "%s/v%u.data", dir, version);
 	f = fopen(path, "w");
-	CU_ASSERT_FATAL(f && fwrite(data, 1, len, f) == len);
+	CU_ASSERT_FATAL(f && fwrite(old, 1, olen, f) == olen);
 	fclose(f);
 	free(data);
+	free(old);
+}
+
+/* A version-2 file (before arguments) reads as it did: the same records and values. */
+static void test_version2(void)
+{
+	char path[96], *out, *now;
+
+	write_old_version(2, path, sizeof(path));
+	out = render_file(path, true, false);
+	now = render_file(capture, true, false);
+	CU_ASSERT_STRING_EQUAL(out, now);
+	free(out);
+	free(now);
+}
+
+/*
+ * A version-1 file, whose ATTACH sections are read without their return type. Return
+ * values read as signed longs.
+ */
+static void test_version1(void)
+{
+	char path[96], *out;
+
+	write_old_version(1, path, sizeof(path));
 	out = render_file(path, false, false);
 	CU_ASSERT(at(out, "fexit:do_sys_openat2 ret=-2 (ENOENT)\n") > 0);
 	free(out);
@@ -975,6 +1022,7 @@ static CU_TestInfo report_tests[] = {
 	{ "json_escaping", test_json_escaping },
 	{ "errno_names", test_errno_names },
 	{ "version1", test_version1 },
+	{ "version2", test_version2 },
 	{ "command", test_command },
 	{ "group_table", test_group_table },
 	{ "group_grow", test_group_grow },

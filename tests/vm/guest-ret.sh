@@ -93,18 +93,20 @@ type_view() {
 }
 # report's record headers: "TIME [CPU] COMM/PID/TID SPEC ret=VALUE[ (ENAME)]"
 text_view() {
-	local re='^[0-9.]+ \[[0-9]+\] .* fexit:([a-z0-9_]+) ret=([^ ]+)( \(([A-Z0-9]+)\))?$'
+	# with arguments: "fexit:F F(ARGS) = VALUE (ERRNO)"
+	local re='^[0-9.]+ \[[0-9]+\] .* fexit:([a-z0-9_]+) (ret=|[a-z0-9_]+\(.*\) = )([^ ]+)( \(([A-Z0-9]+)\))?$'
 
-	lbrsnap report -i "$1" 2> /dev/null | sed -nE "s/$re/\1\t\2\t\4/p" |
+	lbrsnap report -i "$1" 2> /dev/null | sed -nE "s/$re/\1\t\3\t\5/p" |
 		awk -F'\t' -v OFS='\t' '$3 == "" { $3 = "-" } { print }' | kaddr | count
 }
 perf_view() {
 	perf script -i "$1" -F event,trace 2> /dev/null |
-		sed -nE 's/.*lbr:fexit:([a-z0-9_]+): ret=([^ ]+)( .*)?$/\1\t\2/p' | kaddr | count
+		sed -nE 's/.*lbr:fexit:([a-z0-9_]+): (.*\) )?ret=([^ ]+)( .*)?$/\1\t\3/p' | kaddr |
+		count
 }
 trace_view() {
 	trace-cmd report "$@" 2> /dev/null |
-		sed -nE 's/.* branch_snapshot: +fexit:([a-z0-9_]+) ret=([^ ]+)( .*)?$/\1\t\2/p' |
+		sed -nE 's/.* branch_snapshot: +fexit:([a-z0-9_]+) (.*\) )?ret=([^ ]+)( .*)?$/\1\t\3/p' |
 		kaddr | count
 }
 # WANT's rows (those matching the awk condition $2) in the columns $1 lists

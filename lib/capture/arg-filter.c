@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The --filter compiler: a recursive-descent parser that emits postfix code as it goes.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arg-filter.h"
+#include "capture-opts.h"
+#include "syscall-table.h"
+
+enum tok_kind { T_END, T_NAME, T_NUM, T_STR, T_OP };
+
+struct parser {
+	const char *expr, *p;
+	const struct attach_target *t;
+	struct arg_filter_prog *prog;
+	char *err;
+	size_t err_len;
+	/* the current token */
+	enum tok_kind kind;
+	const char *start;
+	size_t len;
+	int depth;
+};
+
+static const char *const ops[] = { "==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "!",
+				   "(", ")" };
+
+static void next(struct parser *ps)
+{
+	const char *p = ps->p;
+	size_t i;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	ps->start = p;
+	if (!*p) {
+		ps->kind = T_END;
+		ps->len = 0;
+	} else if (isalpha((unsigned char)*p) || *p == '_') {
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		ps->kind = T_NAME;
+	} else if (isdigit((unsigned char)*p) || (*p == '-' && (isalnum((unsigned char)p[1])))) {
+		p++;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		ps->kind = T_NUM;
+	} else if (*p == '"') {
+		p++;
+		while (*p && *p != '"')
+			p++;
+		if (*p)
+			p++;
+		ps->kind = T_STR;
+	} else {
+		ps->kind = T_OP;
+		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			if (!strncmp(p, ops[i], strlen(ops[i]))) {
+				p += strlen(ops[i]);
+				break;
+			}
+		}
+		if (p == ps->start)
+			p++;	/* an unknown character: a token of its own, reported */
+	}
+	ps->len = p - ps->start;
+	ps->p = p;
+}
+
+static bool is_op(const struct parser *ps, const char *op)
+{
+	return ps->kind == T_OP && ps->len == strlen(op) && !strncmp(ps->start, op, ps->len);
+}
+
+static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct parser *ps, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (ps->kind == T_END)
+		snprintf(ps->err, ps->err_len, "bad --filter '%s' for %s: at its end: %s",
+			 ps->expr, ps->t->spec, why);
+	else
+		snprintf(ps->err, ps->err_len, "bad --filter '%s' for %s: at column %zu ('%.*s'): %s",
+			 ps->expr, ps->t->spec, (size_t)(ps->start - ps->expr) + 1, (int)ps->len,
+			 ps->start, why);
+	return -EINVAL;
+}
+
+static int emit(struct parser *ps, struct lbrsnap_filter_insn in)
+{
+	if (ps->prog->nr_insn >= LBRSNAP_FILTER_INSNS)
+		return fail(ps, "too long: at most %d comparisons and operators",
+			    LBRSNAP_FILTER_INSNS);
+	ps->prog->insn[ps->prog->nr_insn++] = in;
+	return 0;
+}
+
+/* The names a filter of t may use, for the message about an unknown one. */
+static void names_of(const struct attach_target *t, char *buf, size_t len)
+{
+	size_t n = 0;
+	__u32 i;
+
+	buf[0] = 0;
+	for (i = 0; i < t->nr_args && !t->sys; i++) {
+		if (*t->args[i].name)
+			n += snprintf(buf + n, n < len ? len - n : 0, "%s, ", t->args[i].name);
+	}
+	if (t->sys)
+		n += snprintf(buf + n, n < len ? len - n : 0, "syscall, arg0..arg5, ");
+	else if (t->nr_args)
+		n += snprintf(buf + n, n < len ? len - n : 0, "arg0..arg%u, ", t->nr_args - 1);
+	snprintf(buf + n, n < len ? len - n : 0, "%spid, tid, cpu", t->has_ret ? "ret, " : "");
+}
+
+/* A name: its field, kind (LBRSNAP_RET_*, LBRSNAP_ARG_STRING) and string slot. */
+static int resolve(struct parser *ps, __u8 *field, __u8 *kind, __u8 *slot)
+{
+	const struct attach_target *t = ps->t;
+	char names[512];
+	__u32 i, k = 0;
+
+	*slot = 0;
+	*kind = LBRSNAP_RET_UNSIGNED;
+	if (ps->len == 3 && !strncmp(ps->start, "ret", 3) && t->has_ret) {
+		*field = LBRSNAP_FLD_RET;
+		*kind = t->ret_kind;
+		return 0;
+	}
+	if (ps->len == 3 && !strncmp(ps->start, "pid", 3)) {
+		*field = LBRSNAP_FLD_PID;
+		return 0;
+	}
+	if (ps->len == 3 && !strncmp(ps->start, "tid", 3)) {
+		*field = LBRSNAP_FLD_TID;
+		return 0;
+	}
+	if (ps->len == 3 && !strncmp(ps->start, "cpu", 3)) {
+		*field = LBRSNAP_FLD_CPU;
+		return 0;
+	}
+	if (t->sys && t->nr_args && ps->len == 7 && !strncmp(ps->start, "syscall", 7)) {
+		*field = LBRSNAP_FLD_SYSCALL;
+		*kind = LBRSNAP_RET_SIGNED;
+		return 0;
+	}
+	for (i = 0; i < t->nr_args; i++) {
+		char alias[16];
+		bool hit;
+
+		snprintf(alias, sizeof(alias), "arg%u", i);
+		hit = (strlen(t->args[i].name) == ps->len &&
+		       !strncmp(t->args[i].name, ps->start, ps->len)) ||
+		      (strlen(alias) == ps->len && !strncmp(alias, ps->start, ps->len));
+		if (hit) {
+			*field = i;
+			*kind = t->args[i].kind;
+			*slot = k;
+			if (*kind == LBRSNAP_ARG_STRING && k >= LBRSNAP_MAX_STRS)
+				return fail(ps, "only the first %d string arguments are read",
+					    LBRSNAP_MAX_STRS);
+			return 0;
+		}
+		k += t->args[i].kind == LBRSNAP_ARG_STRING;
+	}
+	names_of(t, names, sizeof(names));
+	return fail(ps, "unknown name; %s has %s", t->spec, names);
+}
+
+/* The value of enumerator name in "NAME=VALUE,..." */
+static bool enum_value(const char *enums, const char *name, __s64 *v)
+{
+	size_t n = strlen(name);
+	const char *p = enums;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == '=') {
+			*v = strtoll(p + n + 1, NULL, 0);
+			return true;
+		}
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+/* A number: decimal, hex, octal, -ENAME / ENAME (errno), a syscall or enumerator name. */
+static int number(struct parser *ps, bool syscall, const char *enums, __s64 *v)
+{
+	char tok[64], *end;
+	bool neg;
+
+	snprintf(tok, sizeof(tok), "%.*s", (int)ps->len, ps->start);
+	if (ps->kind == T_NAME && enums && enum_value(enums, tok, v))
+		return 0;
+	if (ps->kind == T_NAME && syscall) {
+		int nr = syscall_table__nr(tok);
+
+		if (nr < 0)
+			return fail(ps, "no syscall of that name");
+		*v = nr;
+		return 0;
+	}
+	neg = tok[0] == '-';
+	if (tok[neg] == 'E' && isupper((unsigned char)tok[neg + 1])) {
+		char arg[66];
+
+		snprintf(arg, sizeof(arg), "-%s", tok + neg);
+		if (capture_opts__parse_ret(arg, v))
+			return fail(ps, "unknown errno name");
+		if (!neg)
+			*v = -*v;
+		return 0;
+	}
+	if (ps->kind != T_NUM)
+		return fail(ps, "expected a number");
+	errno = 0;
+	*v = neg ? strtoll(tok, &end, 0) : (__s64)strtoull(tok, &end, 0);
+	if (errno || *end)
+		return fail(ps, "not a number");
+	return 0;
+}
+
+static int comparison(struct parser *ps)
+{
+	struct lbrsnap_filter_insn in = { .op = LBRSNAP_FOP_CMP };
+	static const char *const cmps[] = {
+		[LBRSNAP_FCMP_EQ] = "==", [LBRSNAP_FCMP_NE] = "!=", [LBRSNAP_FCMP_LT] = "<",
+		[LBRSNAP_FCMP_LE] = "<=", [LBRSNAP_FCMP_GT] = ">", [LBRSNAP_FCMP_GE] = ">=",
+		[LBRSNAP_FCMP_BIT] = "&",
+	};
+	__u8 field, kind, slot;
+	size_t i;
+	int err;
+
+	if (ps->kind != T_NAME)
+		return fail(ps, "expected a name, '!' or '('");
+	err = resolve(ps, &field, &kind, &slot);
+	if (err)
+		return err;
+	next(ps);
+	for (i = 0; i < sizeof(cmps) / sizeof(cmps[0]); i++) {
+		if (is_op(ps, cmps[i]))
+			break;
+	}
+	if (i == sizeof(cmps) / sizeof(cmps[0]))
+		return fail(ps, "expected a comparison: == != < <= > >= &");
+	in.cmp = i;
+	next(ps);
+	if (kind == LBRSNAP_ARG_STRING) {
+		struct arg_filter_prog *prog = ps->prog;
+		const char *s = ps->start + 1;
+		size_t n = ps->len - 2;
+
+		if (ps->kind != T_STR)
+			return fail(ps, "a string argument compares with a \"string\"");
+		if (ps->len < 2 || ps->start[ps->len - 1] != '"')
+			return fail(ps, "unterminated string");
+		if (in.cmp != LBRSNAP_FCMP_EQ && in.cmp != LBRSNAP_FCMP_NE)
+			return fail(ps, "strings compare only with == and !=");
+		in.glob = n && s[n - 1] == '*';
+		n -= in.glob;
+		if (memchr(s, '*', n))
+			return fail(ps, "only a trailing * is a glob");
+		if (n >= LBRSNAP_FILTER_STR_LEN)
+			return fail(ps, "longer than %d characters", LBRSNAP_FILTER_STR_LEN - 1);
+		if (prog->nr_str >= LBRSNAP_FILTER_STRS)
+			return fail(ps, "at most %d strings in a filter", LBRSNAP_FILTER_STRS);
+		memcpy(prog->str[prog->nr_str], s, n);
+		in.op = LBRSNAP_FOP_STR;
+		in.field = slot;
+		in.str = prog->nr_str++;
+		/* a glob compares the prefix, an exact match the NUL too */
+		in.imm = in.glob ? n : n + 1;
+		in.glob = 1;
+	} else {
+		if (ps->kind == T_STR)
+			return fail(ps, "a number argument does not compare with a string");
+		err = number(ps, field == LBRSNAP_FLD_SYSCALL,
+			     field < LBRSNAP_MAX_ARGS && !ps->t->sys ? ps->t->args[field].enums : NULL,
+			     &in.imm);
+		if (err)
+			return err;
+		in.field = field;
+		in.is_signed = kind == LBRSNAP_RET_SIGNED;
+	}
+	next(ps);
+	return emit(ps, in);
+}
+
+static int or_expr(struct parser *ps);
+
+static int unary(struct parser *ps)
+{
+	int err;
+
+	if (is_op(ps, "!")) {
+		next(ps);
+		err = unary(ps);
+		return err ?: emit(ps, (struct lbrsnap_filter_insn){ .op = LBRSNAP_FOP_NOT });
+	}
+	if (is_op(ps, "(")) {
+		if (++ps->depth > 8)
+			return fail(ps, "parentheses nested too deep");
+		next(ps);
+		err = or_expr(ps);
+		if (err)
+			return err;
+		if (!is_op(ps, ")"))
+			return fail(ps, "expected ')' (unbalanced parentheses)");
+		ps->depth--;
+		next(ps);
+		return 0;
+	}
+	return comparison(ps);
+}
+
+static int and_expr(struct parser *ps)
+{
+	int err = unary(ps);
+
+	while (!err && is_op(ps, "&&")) {
+		next(ps);
+		err = unary(ps) ?: emit(ps, (struct lbrsnap_filter_insn){ .op = LBRSNAP_FOP_AND });
+	}
+	return err;
+}
+
+static int or_expr(struct parser *ps)
+{
+	int err = and_expr(ps);
+
+	while (!err && is_op(ps, "||")) {
+		next(ps);
+		err = and_expr(ps) ?: emit(ps, (struct lbrsnap_filter_insn){ .op = LBRSNAP_FOP_OR });
+	}
+	return err;
+}
+
+int arg_filter__compile(const char *expr, const struct attach_target *t,
+			struct arg_filter_prog *prog, char *err, size_t err_len)
+{
+	struct parser ps = { .expr = expr, .p = expr, .t = t, .prog = prog, .err = err,
+			     .err_len = err_len };
+	int ret;
+
+	memset(prog, 0, sizeof(*prog));
+	next(&ps);
+	if (ps.kind == T_END)
+		return fail(&ps, "empty expression");
+	ret = or_expr(&ps);
+	if (ret)
+		return ret;
+	if (is_op(&ps, ")"))
+		return fail(&ps, "unbalanced parentheses: no '(' for this ')'");
+	if (ps.kind != T_END)
+		return fail(&ps, "expected '&&', '||' or the end");
+	return 0;
+}

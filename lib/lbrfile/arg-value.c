@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arg-value.h"
+#include "ret-value.h"
+
+static const char *const arg_names[LBRSNAP_MAX_ARGS] = {
+	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5",
+};
+
+/*
+ * Syscall registers hold the value as the C type has it: an int may come with any upper
+ * half. tracefs says every field is 8 bytes, so the width comes from the type's name.
+ */
+static const struct {
+	const char *type;
+	__u8 kind;
+	__u8 size;
+} sys_types[] = {
+	{ "int", LBRSNAP_RET_SIGNED, 4 },		{ "pid_t", LBRSNAP_RET_SIGNED, 4 },
+	{ "key_serial_t", LBRSNAP_RET_SIGNED, 4 },	{ "clockid_t", LBRSNAP_RET_SIGNED, 4 },
+	{ "timer_t", LBRSNAP_RET_SIGNED, 4 },		{ "mqd_t", LBRSNAP_RET_SIGNED, 4 },
+	{ "rwf_t", LBRSNAP_RET_SIGNED, 4 },		{ "unsigned int", LBRSNAP_RET_UNSIGNED, 4 },
+	{ "u32", LBRSNAP_RET_UNSIGNED, 4 },		{ "uid_t", LBRSNAP_RET_UNSIGNED, 4 },
+	{ "gid_t", LBRSNAP_RET_UNSIGNED, 4 },		{ "qid_t", LBRSNAP_RET_UNSIGNED, 4 },
+	{ "umode_t", LBRSNAP_RET_UNSIGNED, 2 },		{ "long", LBRSNAP_RET_SIGNED, 8 },
+	{ "loff_t", LBRSNAP_RET_SIGNED, 8 },		{ "off_t", LBRSNAP_RET_SIGNED, 8 },
+};
+
+bool lbr_arg__type_is_string(const char *type)
+{
+	size_t n = strlen(type);
+
+	while (n && type[n - 1] == ' ')
+		n--;
+	return n >= 6 && !strncmp(type + n - 6, "char *", 6) && (n == 6 || type[n - 7] == ' ');
+}
+
+static void sys_type(const char *type, __u8 *kind, __u8 *size)
+{
+	size_t i;
+
+	*size = 8;
+	if (lbr_arg__type_is_string(type)) {
+		*kind = LBRSNAP_ARG_STRING;
+		return;
+	}
+	if (strchr(type, '*')) {
+		*kind = LBRSNAP_RET_POINTER;
+		return;
+	}
+	*kind = LBRSNAP_RET_UNSIGNED;
+	for (i = 0; i < sizeof(sys_types) / sizeof(sys_types[0]); i++) {
+		if (!strcmp(type, sys_types[i].type)) {
+			*kind = sys_types[i].kind;
+			*size = sys_types[i].size;
+		}
+	}
+}
+
+bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
+		    const struct lbr_record *rec, struct lbr_args *view)
+{
+	memset(view, 0, sizeof(*view));
+	view->syscall_nr = -1;
+	if (!ap || !rec->args || !ap->nr_args)
+		return false;
+	view->a = rec->args;
+	view->call = ap->target;
+	if (ap->sys) {
+		view->syscall_nr = rec->args->syscall_nr;
+		view->sc = f ? lbrfile__syscall(f, view->syscall_nr) : NULL;
+		if (!view->sc) {
+			/* a number the capturing kernel had no name for: named by it */
+			snprintf(view->nr_name, sizeof(view->nr_name), "syscall_%d",
+				 view->syscall_nr);
+			view->call = view->nr_name;
+			return true;
+		}
+		view->call = view->sc->name;
+		view->desc = view->sc->args;
+		view->nr = view->sc->nr_args;
+	} else {
+		view->desc = ap->args;
+		view->nr = ap->nr_args;
+	}
+	if (view->nr > rec->args->nr_args)
+		view->nr = rec->args->nr_args;
+	return true;
+}
+
+static char arg_base(const char *name, const char *type)
+{
+	if (strstr(name, "mode") || !strcmp(type, "umode_t"))
+		return 'o';
+	if (strstr(name, "flags") || strstr(name, "mask") || strstr(name, "prot"))
+		return 'x';
+	return 'd';
+}
+
+void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
+{
+	const struct lbr_arg_desc *d = &view->desc[i];
+	const __u64 *val = (const void *)(view->a + 1);
+	const char *strs = (const char *)(val + view->a->nr_args);
+	__u8 kind = d->kind, size = d->size;
+	__u32 k;
+
+	memset(arg, 0, sizeof(*arg));
+	arg->name = *d->name ? d->name : arg_names[i];
+	arg->type = d->type;
+	arg->enums = d->enums ?: "";
+	if (view->sc)
+		sys_type(d->type, &kind, &size);
+	arg->kind = kind;
+	arg->value = val[i];
+	/* syscall registers are stored whole: extend them here (functions' in the program) */
+	if (view->sc && size < 8 && kind == LBRSNAP_RET_SIGNED)
+		arg->value = (__s64)((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size);
+	else if (view->sc && size < 8)
+		arg->value = (__s64)(((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size));
+	arg->base = (kind == LBRSNAP_RET_SIGNED || kind == LBRSNAP_RET_UNSIGNED) &&
+		    !*arg->enums ? arg_base(arg->name, d->type) : 'd';
+	if (kind != LBRSNAP_ARG_STRING)
+		return;
+	for (k = 0; k < view->a->nr_strs; k++) {
+		const struct lbrsnap_str *st = (const void *)(strs + k * view->a->str_size);
+		size_t room = view->a->str_len + 2;
+
+		if (st->arg != i)
+			continue;
+		if (st->len <= 0 || (size_t)st->len > room)
+			return;
+		arg->str = st->s;
+		arg->str_len = strnlen(st->s, st->len - 1);
+		/* one character more than --string-len was read: the string went on */
+		if ((size_t)st->len == room) {
+			arg->truncated = true;
+			arg->str_len = view->a->str_len;
+		}
+		return;
+	}
+}
+
+static int format_str(const struct lbr_arg *arg, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+#define PUT(...) do {							\
+		int _w = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__); \
+		n += _w > 0 ? _w : 0;					\
+	} while (0)
+	PUT("\"");
+	for (i = 0; i < arg->str_len; i++) {
+		unsigned char c = arg->str[i];
+
+		if (c == '"' || c == '\\')
+			PUT("\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			PUT("\\x%02x", c);
+		else
+			PUT("%c", c);
+	}
+	PUT("\"%s", arg->truncated ? "..." : "");
+#undef PUT
+	return n;
+}
+
+/* The enumerator of value in "NAME=VALUE,..." into name (size len); false if none. */
+static bool enum_name(const char *enums, __s64 value, char *name, size_t len)
+{
+	const char *p = enums;
+
+	while (p && *p) {
+		const char *eq = strchr(p, '='), *comma = strchr(p, ',');
+
+		if (!eq)
+			return false;
+		if (strtoll(eq + 1, NULL, 0) == value) {
+			snprintf(name, len, "%.*s", (int)(eq - p), p);
+			return true;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len)
+{
+	char name[128];
+
+	if (arg->enums && *arg->enums && enum_name(arg->enums, arg->value, name, sizeof(name)))
+		return snprintf(buf, len, "%s", name);
+	switch (arg->kind) {
+	case LBRSNAP_ARG_STRING:
+		if (arg->str)
+			return format_str(arg, buf, len);
+		/* unreadable: the pointer, as any other */
+		return lbr_ret__format(LBRSNAP_RET_POINTER, arg->value, buf, len);
+	case LBRSNAP_RET_SIGNED:
+	case LBRSNAP_RET_UNSIGNED:
+		if (arg->base == 'x')
+			return snprintf(buf, len, "0x%llx", (unsigned long long)arg->value);
+		if (arg->base == 'o')
+			return snprintf(buf, len, "%#llo", (unsigned long long)arg->value);
+		return lbr_ret__format(arg->kind, arg->value, buf, len);
+	case LBRSNAP_RET_BOOL:
+	case LBRSNAP_RET_POINTER:
+		return lbr_ret__format(arg->kind, arg->value, buf, len);
+	default:
+		/* a kind the program did not read (the verifier refuses its type) */
+		return snprintf(buf, len, "?");
+	}
+}
+
+size_t lbr_args__format(const struct lbr_args *view, char *buf, size_t len)
+{
+	struct lbr_arg arg;
+	size_t n = 0;
+	__u32 i;
+	int w;
+
+	if (len)
+		buf[0] = 0;
+	for (i = 0; i < view->nr && n < len; i++) {
+		lbr_args__get(view, i, &arg);
+		w = snprintf(buf + n, len - n, "%s%s=", i ? ", " : "", arg.name);
+		if (w < 0 || (size_t)w >= len - n)
+			return len - 1;
+		n += w;
+		w = lbr_arg__format(&arg, buf + n, len - n);
+		if (w < 0 || (size_t)w >= len - n)
+			return len - 1;
+		n += w;
+	}
+	return n;
+}
+
+size_t lbr_args__format_call(const struct lbr_args *view, char *buf, size_t len)
+{
+	size_t n;
+	int w;
+
+	if (len < 3)
+		return 0;
+	w = snprintf(buf, len - 1, "%s(", view->call);
+	n = w < 0 ? 0 : (size_t)w < len - 1 ? (size_t)w : len - 2;
+	n += lbr_args__format(view, buf + n, len - 1 - n);
+	buf[n++] = ')';
+	buf[n] = 0;
+	return n;
+}

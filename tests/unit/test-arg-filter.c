@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The --filter compiler: the postfix code of good expressions, exactly, and the one-line
+ * message of bad ones, for a target typed as do_mkdirat(int dfd, const char *name,
+ * umode_t mode) returning int.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "unit.h"
+#include "arg-filter.h"
+
+static struct attach_target mkdirat = {
+	.spec = "fexit:do_mkdirat", .name = "do_mkdirat", .kind = LBRSNAP_KIND_FEXIT,
+	.has_ret = true, .ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .nr_args = 3,
+	.args = {
+		{ .name = "dfd", .type = "int", .enums = "", .kind = LBRSNAP_RET_SIGNED, .size = 4 },
+		{ .name = "name", .type = "const char *", .enums = "", .kind = LBRSNAP_ARG_STRING,
+		  .size = 8 },
+		{ .name = "mode", .type = "umode_t", .enums = "A=1,B=2",
+		  .kind = LBRSNAP_RET_UNSIGNED, .size = 2 },
+	},
+};
+
+static char err[512];
+
+static int compile(const char *expr, struct arg_filter_prog *p)
+{
+	err[0] = 0;
+	return arg_filter__compile(expr, &mkdirat, p, err, sizeof(err));
+}
+
+static void test_postfix(void)
+{
+	struct arg_filter_prog p;
+
+	CU_ASSERT_EQUAL_FATAL(compile("dfd == -100 && (ret == -EEXIST || !(mode & 0022))", &p),
+			      0);
+	CU_ASSERT_EQUAL(p.nr_insn, 6);	/* insn[6] is zero: LBRSNAP_FOP_END */
+	CU_ASSERT(p.insn[0].op == LBRSNAP_FOP_CMP && p.insn[0].field == 0 &&
+		  p.insn[0].cmp == LBRSNAP_FCMP_EQ && p.insn[0].imm == -100 && p.insn[0].is_signed);
+	CU_ASSERT(p.insn[1].op == LBRSNAP_FOP_CMP && p.insn[1].field == LBRSNAP_FLD_RET &&
+		  p.insn[1].imm == -17 && p.insn[1].is_signed);
+	CU_ASSERT(p.insn[2].op == LBRSNAP_FOP_CMP && p.insn[2].field == 2 &&
+		  p.insn[2].cmp == LBRSNAP_FCMP_BIT && p.insn[2].imm == 022 &&
+		  !p.insn[2].is_signed);
+	CU_ASSERT_EQUAL(p.insn[3].op, LBRSNAP_FOP_NOT);
+	CU_ASSERT_EQUAL(p.insn[4].op, LBRSNAP_FOP_OR);
+	CU_ASSERT_EQUAL(p.insn[5].op, LBRSNAP_FOP_AND);
+	CU_ASSERT_EQUAL(p.insn[6].op, LBRSNAP_FOP_END);
+}
+
+static void test_strings_enums(void)
+{
+	struct arg_filter_prog p;
+
+	CU_ASSERT_EQUAL_FATAL(compile("name == \"/tmp/*\" || name != \"x\" || mode == B", &p), 0);
+	CU_ASSERT(p.insn[0].op == LBRSNAP_FOP_STR && p.insn[0].field == 0 && p.insn[0].str == 0 &&
+		  p.insn[0].imm == 5 && p.insn[0].cmp == LBRSNAP_FCMP_EQ);
+	CU_ASSERT_STRING_EQUAL(p.str[0], "/tmp/");
+	/* an exact match compares the NUL too */
+	CU_ASSERT(p.insn[1].op == LBRSNAP_FOP_STR && p.insn[1].str == 1 && p.insn[1].imm == 2 &&
+		  p.insn[1].cmp == LBRSNAP_FCMP_NE);
+	CU_ASSERT_STRING_EQUAL(p.str[1], "x");
+	CU_ASSERT(p.insn[3].op == LBRSNAP_FOP_CMP && p.insn[3].field == 2 && p.insn[3].imm == 2);
+	CU_ASSERT_EQUAL(compile("arg1 == \"a\"", &p), 0);
+	CU_ASSERT_EQUAL(compile("pid == 0x10 && tid >= 1 && cpu < 2", &p), 0);
+	CU_ASSERT_EQUAL(p.insn[0].imm, 16);
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *expr, *msg;
+	} bad[] = {
+		{ "foo == 1", "at column 1 ('foo'): unknown name; fexit:do_mkdirat has dfd, name, "
+			      "mode, arg0..arg2, ret, pid, tid, cpu" },
+		{ "name == 3", "at column 9 ('3'): a string argument compares with a \"string\"" },
+		{ "dfd == \"x\"", "a number argument does not compare with a string" },
+		{ "(dfd == 1", "at its end: expected ')' (unbalanced parentheses)" },
+		{ "dfd == 1)", "at column 9 (')'): unbalanced parentheses" },
+		{ "name < \"a\"", "strings compare only with == and !=" },
+		{ "name == \"a*b\"", "only a trailing * is a glob" },
+		{ "ret == -ENOPE", "unknown errno name" },
+		{ "dfd ==", "at its end: expected a number" },
+		{ "", "empty expression" },
+		{ "syscall == 1", "unknown name" },
+		{ "dfd = 1", "expected a comparison" },
+	};
+	struct arg_filter_prog p;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_EQUAL(compile(bad[i].expr, &p), -EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].msg));
+		CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+		if (!strstr(err, bad[i].msg))
+			fprintf(stderr, "%s: %s\n", bad[i].expr, err);
+	}
+}
+
+static CU_TestInfo filter_tests[] = {
+	{ "postfix", test_postfix },
+	{ "strings_enums", test_strings_enums },
+	{ "errors", test_errors },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo unit_suites[] = {
+	{ "arg-filter", NULL, NULL, NULL, NULL, filter_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Runs inside the guest (tests/vm/t-args-fexit boots it): fexit arguments typed from BTF,
+# for tests/helpers/ret-load's exact calls (see guest-ret.sh):
+#
+#   do_mkdirat(int dfd, struct filename *name, umode_t mode)	dfd -100, mode 0755: 0 x1,
+#								-17 (EEXIST) x3
+#   do_sys_openat2(int dfd, const char *filename, struct open_how *how)
+#								DIR/ret-load.d x1 (a real
+#								fd), DIR/ret-load.d/missing x2
+#
+# The same calls in lbrsnap report, report --json, perf script and trace-cmd report; and
+# --filter on an argument keeps an exact count. Prints ok/not ok lines.
+. "$(dirname "$0")/../lib/test.sh"
+test_tmpdir
+cd "$TEST_TMP" || exit 1
+export LC_ALL=C
+k=$(uname -r | cut -d. -f1,2)
+
+# record NAME [OPTIONS...]: ret-load's calls only (--comm), into NAME.data
+record() {
+	local name=$1
+	shift
+	dir=$(mktemp -d /dev/shm/lbrt-args.XXXXXX)
+	test_at_exit "rm -rf '$dir'"
+	lbrsnap record -e fexit:do_mkdirat "$@" --comm lbrt-args -o "$name.data" -- \
+		ret-load --comm lbrt-args --dir "$dir" > "$name.out" 2> "$name.err"
+	check "$k: $name: captured" test -s "$name.data"
+}
+kaddr() { sed 's/0xffff[0-9a-f]\{12\}\b/0xffff<addr>/g'; }
+
+record all -e fexit:do_sys_openat2
+lbrsnap report -i all.data > all.txt 2> /dev/null
+lbrsnap report --json -i all.data > all.json 2> /dev/null
+check_eq "$k: do_mkdirat: int, pointer and umode_t arguments, with ret" \
+"      3 do_mkdirat(dfd=-100, name=0xffff<addr>, mode=0755) = -17 (EEXIST)
+      1 do_mkdirat(dfd=-100, name=0xffff<addr>, mode=0755) = 0" \
+	"$(grep ' fexit:do_mkdirat ' all.txt | sed -n 's/.* fexit:do_mkdirat //p' | kaddr |
+	   sort | uniq -c)"
+check_eq "$k: do_sys_openat2: the paths, read as strings" \
+"      1 $dir/ret-load.d
+      2 $dir/ret-load.d/missing" \
+	"$(jq -r 'select(.target == "do_sys_openat2") | .args.filename' all.json |
+	   grep "^$dir" | sort | uniq -c)"
+check_eq "$k: report --json: the types from BTF" "-100 0755 int" \
+	"$(jq -r 'select(.target == "do_mkdirat") | "\(.args.dfd) \(.args.mode) \(.ret_type)"' \
+	   all.json | sort -u)"
+
+# perf script and trace-cmd report: the calls report prints, record for record
+want=$(sed -n 's/.* \(fexit:[a-z_0-9]* .*)\) = .*/\1/p' all.txt | kaddr)
+lbrsnap perf -i all.data -o all.perf --no-kallsyms > /dev/null 2>&1
+check_eq "$k: perf script: the same calls" "$want" \
+	"$(perf script -i all.perf -F event,trace 2> /dev/null |
+	   sed -n 's/^ *lbr:\(fexit:[a-z_0-9]*\): *\(.*)\) ret=.*/\1 \2/p' | kaddr)"
+trace-cmd-lbr convert -q -i all.data -o all.dat
+check_eq "$k: trace-cmd report: the same calls" "$want" \
+	"$(trace-cmd report -N all.dat 2> /dev/null |
+	   sed -n 's/.* branch_snapshot: *\(fexit:[a-z_0-9]* .*)\) ret=.*/\1/p' | kaddr)"
+
+# --filter on arguments, in the kernel
+record f1 --filter 'mode == 0755 && dfd == -100 && ret == -EEXIST'
+check_eq "$k: --filter on int and umode_t arguments and ret: the 3 EEXIST" 3 \
+	"$(lbrsnap report --json -i f1.data 2> /dev/null | jq -r 'select(.time_ns) | .ret' |
+	   grep -cx -- -17)"
+record f2 -e fexit:do_sys_openat2 --filter 'filename == "/dev/shm/lbrt-args.*"'
+check_eq "$k: --filter on a string with a glob: do_mkdirat unfiltered, 3 opens kept" \
+	"4 3" "$(lbrsnap report --json -i f2.data 2> /dev/null |
+	   jq -r 'select(.time_ns) | .target' | sort | uniq -c | awk '{print $1}' | tr '\n' ' ' |
+	   sed 's/ $//')"
