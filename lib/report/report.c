@@ -460,7 +460,7 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
  * strings as strings ("args_truncated" names those cut at --string-len).
  */
 static void json_args(struct report *r, const struct lbr_record *rec,
-		      const struct lbr_attach_point *ap)
+		      const struct lbr_attach_point *ap, bool with_args)
 {
 	struct lbr_args view;
 	struct lbr_arg arg;
@@ -472,6 +472,8 @@ static void json_args(struct report *r, const struct lbr_record *rec,
 		return;
 	fputs(",\"syscall\":", out);
 	json_cstr(out, view.syscall_nr >= 0 ? view.call : NULL);
+	if (!with_args)
+		return;
 	fputs(",\"args\":{", out);
 	for (i = 0; i < view.nr; i++) {
 		lbr_args__get(&view, i, &arg);
@@ -538,7 +540,7 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 	fputc('{', out);
 	json_when(out, ev);
 	json_what(r, rec);
-	json_args(r, rec, rec_ap(r, rec));
+	json_args(r, rec, rec_ap(r, rec), true);
 	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
 		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
 		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,
@@ -855,6 +857,8 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 		index + 1, (unsigned long long)g->count, group_percent(t, g),
 		(unsigned long long)g->hash);
 	json_what(r, ex);
+	/* a group shares its syscall, not its example's arguments */
+	json_args(r, ex, rec_ap(r, ex), false);
 	fprintf(out, ",\"clobbered\":%s,\"trimmed\":%u,\"stack_trimmed\":%u",
 		ex->ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", trimmed, stack_trimmed);
 	json_branches(r, ex, trimmed, true);
