@@ -3,7 +3,8 @@
 #
 #   bench_row NAME UNIT V...      one table row: median, min..max and n of the values
 #   bench_info NAME TEXT          one table row that is not a repeated measurement
-#   bench_target NAME VALUE OP LIMIT UNIT   "PASS target ..." or "FAIL target ..."
+#   bench_cmd TEXT                how to reproduce the rows that follow (one command)
+#   bench_target NAME VALUE OP LIMIT UNIT [WHY]   "PASS target ..." or "MISS target ...: WHY"
 #   bench_fail NAME WHY           "FAIL target NAME: WHY" (a measurement that could not run)
 #   bench_bg VAR CMD...           start CMD in the background; stopped at exit if not reaped
 #   bench_wait PID                reap it
@@ -12,7 +13,8 @@
 #   bpf_prog_ids PID              ids of the BPF programs PID holds (/proc/PID/fdinfo)
 #   bpf_prog_stats ID             "NAME RUN_TIME_NS RUN_CNT" from bpftool
 #   recorder_summary FILE         "hits records filtered lost" from lbrsnap record's stderr
-# Every value goes to stdout and to $BENCH_RESULTS.
+# Every value goes to stdout and to $BENCH_RESULTS, and as a Markdown table row to $BENCH_MD
+# (Documentation/performance.md after a full `make bench`).
 
 # shellcheck disable=SC2034 # read by run-bench, which sources this file
 bench_failed=0
@@ -21,7 +23,24 @@ declare -A bench_live=()
 
 bench_out() { printf '%s\n' "$*" | tee -a "$BENCH_RESULTS"; }
 
-bench_section() { bench_out ""; bench_out "== $*"; }
+# One Markdown table row of its arguments (cells); a '|' inside a cell is escaped.
+bench_md() {
+	local c line="|"
+	for c in "$@"; do line+=" ${c//|/\\|} |"; done
+	printf '%s\n' "$line" >> "$BENCH_MD"
+}
+
+bench_section() {
+	bench_out ""
+	bench_out "== $*"
+	printf '\n## %s\n\n| measurement | median | min - max | n |\n|---|---|---|---|\n' \
+		"$*" >> "$BENCH_MD"
+}
+
+bench_cmd() {
+	bench_out "  \$ $*"
+	bench_md "reproduce: \`$*\`" "" "" ""
+}
 
 # Median (upper of the two middle values for an even count), min and max, whole numbers.
 bench_stats() {
@@ -37,12 +56,16 @@ bench_row() {
 	read -r med min max n <<<"$(bench_stats "$@")"
 	bench_out "$(printf '  %-58s %12s %-8s (min %s, max %s, n=%d)' "$name" "$med" "$unit" \
 		"$min" "$max" "$n")"
+	bench_md "$name" "$med $unit" "$min - $max" "$n"
 }
 
-bench_info() { bench_out "$(printf '  %-58s %s' "$1" "$2")"; }
+bench_info() {
+	bench_out "$(printf '  %-58s %s' "$1" "$2")"
+	bench_md "$1" "$2" "" ""
+}
 
 bench_target() {
-	local name=$1 value=$2 op=$3 limit=$4 unit=$5 verdict=FAIL
+	local name=$1 value=$2 op=$3 limit=$4 unit=$5 why=${6:-} verdict=MISS line
 	if awk -v v="$value" -v l="$limit" -v op="$op" 'BEGIN {
 		exit !((op == "<" && v < l) || (op == "<=" && v <= l) ||
 		       (op == ">" && v > l) || (op == ">=" && v >= l) || (op == "==" && v == l)) }'
@@ -51,12 +74,17 @@ bench_target() {
 	else
 		bench_failed=1
 	fi
-	bench_out "$verdict target $name: $value $unit $op $limit $unit"
+	line="$verdict target $name: $value $unit $op $limit $unit"
+	[ $verdict = PASS ] || [ -z "$why" ] || line+=": $why"
+	bench_out "$line"
+	[ $verdict = PASS ] && why=""
+	bench_md "**$verdict** $name" "$value $unit $op $limit $unit" "$why" ""
 }
 
 bench_fail() {
 	bench_failed=1
 	bench_out "FAIL target $1: $2"
+	bench_md "**FAIL** $1" "$2" "" ""
 }
 
 bench_at_exit() { bench_cleanups+=("$1"); }
