@@ -38,7 +38,7 @@ PEER_ACCEPT_MAX_RATIO=1.2
 
 PEER_BPF_REJECT='tracepoint:raw_syscalls:sys_exit /comm == "bench-nomatch"/ { @[kstack] = count(); }'
 PEER_BPF_ACCEPT='tracepoint:raw_syscalls:sys_exit /args->ret < 0/ { @[kstack] = count(); }'
-PEER_PERF=(perf record -a -k mono -e raw_syscalls:sys_exit --filter 'ret < 0')
+PEER_PERF=(-a -k mono -e raw_syscalls:sys_exit --filter 'ret < 0')
 PEER_PERF_CMD="perf record -a -k mono -e raw_syscalls:sys_exit --filter 'ret < 0'"
 
 # peer_wait_bpf PID: until one of PID's BPF programs has run (attached; the machine makes
@@ -57,7 +57,7 @@ peer_wait_bpf() {
 }
 
 # peer_start MODE: start MODE's tracer; PEER_PID is its pid (empty when untraced) once it is
-# attached. perf starts disabled and is enabled through its control fifo (the ack says done).
+# attached.
 peer_start() {
 	local ack
 	PEER_PID=
@@ -81,14 +81,10 @@ peer_start() {
 	bpftrace-accept)
 		bench_bg PEER_PID bpftrace -e "$PEER_BPF_ACCEPT" > "$BENCH_TMP/p.out" 2>&1 ;;
 	perf|perf-g)
-		mkfifo "$BENCH_TMP/p.perf.ctl" "$BENCH_TMP/p.perf.ack"
-		bench_bg PEER_PID "${PEER_PERF[@]}" ${1#perf} -D -1 \
-			--control "fifo:$BENCH_TMP/p.perf.ctl,$BENCH_TMP/p.perf.ack" \
-			-o "$BENCH_TMP/p.perf.data" > /dev/null 2> "$BENCH_TMP/p.err"
-		echo enable > "$BENCH_TMP/p.perf.ctl"
-		read -r -t 30 ack < "$BENCH_TMP/p.perf.ack"
-		[ "$ack" = ack ] || { cat "$BENCH_TMP/p.err" >&2; return 1; }
-		return 0 ;;
+		# shellcheck disable=SC2086 # ${1#perf} is "" or "-g"
+		perf_record_bg PEER_PID "$BENCH_TMP/p.perf.data" "$BENCH_TMP/p.err" \
+			"${PEER_PERF[@]}" ${1#perf}
+		return ;;
 	esac
 	peer_wait_bpf "$PEER_PID"
 }

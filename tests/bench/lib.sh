@@ -10,6 +10,7 @@
 #   bench_wait PID                reap it
 #   bench_stop PID                SIGINT, then reap; a recorder finishes its file
 #   wait_for_file PATH            until PATH exists (a recorder's "<out>.tmp": attached)
+#   perf_record_bg VAR OUT ERR ARGS...   perf record ARGS -o OUT in the background, enabled
 #   bpf_prog_ids PID              ids of the BPF programs PID holds (/proc/PID/fdinfo)
 #   bpf_prog_stats ID             "NAME RUN_TIME_NS RUN_CNT" from bpftool
 #   recorder_summary FILE         "hits records filtered lost" from lbrsnap record's stderr
@@ -129,6 +130,27 @@ wait_for_file() {
 	done
 	echo "run-bench: $1 did not appear" >&2
 	return 1
+}
+
+# perf starts disabled and is enabled through its control fifo: its ack means it records.
+perf_record_bg() {
+	local var=$1 out=$2 err=$3 ack
+	shift 3
+	rm -f "$out.ctl" "$out.ack"
+	mkfifo "$out.ctl" "$out.ack" || return 1
+	bench_bg "$var" perf record "$@" -D -1 --control "fifo:$out.ctl,$out.ack" -o "$out" \
+		> /dev/null 2> "$err"
+	echo enable > "$out.ctl"
+	read -r -t 30 ack < "$out.ack"
+	[ "$ack" = ack ] || { cat "$err" >&2; return 1; }
+}
+
+# Samples written and samples lost (ring buffer full) of a perf.data: "WRITTEN LOST"
+perf_record_counts() {
+	perf report -i "$1" --stats 2>/dev/null | awk '
+		$1 == "SAMPLE" && $2 == "events:" { s = $3 }
+		$1 == "LOST_SAMPLES" && $2 == "events:" { l = $3 }
+		END { print s + 0, l + 0 }'
 }
 
 # Program fds and link fds both show prog_id in fdinfo; ids are unique, so no other process's
