@@ -59,7 +59,6 @@ peer_wait_bpf() {
 # peer_start MODE: start MODE's tracer; PEER_PID is its pid (empty when untraced) once it is
 # attached.
 peer_start() {
-	local ack
 	PEER_PID=
 	rm -f "$BENCH_TMP"/p.data* "$BENCH_TMP"/p.perf*
 	case $1 in
@@ -92,15 +91,15 @@ peer_start() {
 # peer_measure MODE: one tracer start, one load run, one stop; values appended to the
 # PEER_WALL, PEER_CPU and PEER_PROG lists of MODE
 peer_measure() {
-	local mode=$1 id t0=0 c0=0 t1=0 c1=0 name t c prog= s
+	local mode=$1 id t0=0 c0=0 t1=0 c1=0 name t c prog='' s
 	peer_start "$mode" || return 1
 	for id in $(bpf_prog_ids "${PEER_PID:-none}"); do bpf_prog_stats "$id"; done > "$BENCH_TMP/s0"
 	bench-run -o "$BENCH_TMP/w.run" -- syscall-load --comm bench-peer --fail "$PEER_N" \
 		> /dev/null || return 1
 	for id in $(bpf_prog_ids "${PEER_PID:-none}"); do bpf_prog_stats "$id"; done > "$BENCH_TMP/s1"
 	[ -z "$PEER_PID" ] || bench_stop "$PEER_PID"
-	while read -r name t c; do t0=$((t0 + t)); c0=$((c0 + c)); done < "$BENCH_TMP/s0"
-	while read -r name t c; do t1=$((t1 + t)); c1=$((c1 + c)); done < "$BENCH_TMP/s1"
+	while read -r _ t c; do t0=$((t0 + t)); c0=$((c0 + c)); done < "$BENCH_TMP/s0"
+	while read -r _ t c; do t1=$((t1 + t)); c1=$((c1 + c)); done < "$BENCH_TMP/s1"
 	[ $((c1 - c0)) -gt 0 ] && prog=$(( (t1 - t0) / (c1 - c0) ))
 	PEER_WALL[$mode]+=" $(( $(run_field "$BENCH_TMP/w.run" wall_ns) / 1000 ))"
 	PEER_CPU[$mode]+=" $(( $(run_field "$BENCH_TMP/w.run" cpu_ns) / 1000 ))"

@@ -29,12 +29,12 @@ tp_ring() {
 # tp_measure MODE: one recorder start, one load run, one stop; appends to TP_RATE, TP_LOST,
 # TP_LOSTP and TP_WALL of MODE
 tp_measure() {
-	local mode=$1 pid= n lost s
+	local mode=$1 pid='' n lost s
 	rm -f "$BENCH_TMP"/tp.*
 	case $mode in
 	lbrsnap*)
 		bench_bg pid lbrsnap record -e raw_tp:sys_exit --errors \
-			${TP_ARGS[$mode]} -o "$BENCH_TMP/tp.data" 2> "$BENCH_TMP/tp.err"
+			${TP_ARGS[$mode]:+--ringbuf "${TP_ARGS[$mode]}"} -o "$BENCH_TMP/tp.data" 2> "$BENCH_TMP/tp.err"
 		wait_for_file "$BENCH_TMP/tp.data.tmp" || return 1 ;;
 	perf)
 		perf_record_bg pid "$BENCH_TMP/tp.perf" "$BENCH_TMP/tp.err" -a -k mono -g \
@@ -68,7 +68,7 @@ bench_throughput() {
 	declare -A label
 	TP_UNACCOUNTED=()
 	ring=$(tp_ring)
-	TP_ARGS=([lbrsnap]="" [lbrsnap-ring]="--ringbuf $ring")
+	TP_ARGS=([lbrsnap]="" [lbrsnap-ring]="$ring")
 	label=([untraced]="untraced" [lbrsnap]="lbrsnap record, default ring buffer (8 MiB)"
 	       [lbrsnap-ring]="lbrsnap record --ringbuf $ring (perf's size)"
 	       [perf]="perf record -g -m $TP_PERF_MMAP (x $(nproc) CPUs)")
