@@ -91,7 +91,7 @@ peer_start() {
 # peer_measure MODE: one tracer start, one load run, one stop; values appended to the
 # PEER_WALL, PEER_CPU and PEER_PROG lists of MODE
 peer_measure() {
-	local mode=$1 id t0=0 c0=0 t1=0 c1=0 name t c prog='' s
+	local mode=$1 id t0=0 c0=0 t1=0 c1=0 t c prog='' s
 	peer_start "$mode" || return 1
 	for id in $(bpf_prog_ids "${PEER_PID:-none}"); do bpf_prog_stats "$id"; done > "$BENCH_TMP/s0"
 	bench-run -o "$BENCH_TMP/w.run" -- syscall-load --comm bench-peer --fail "$PEER_N" \
@@ -109,12 +109,6 @@ peer_measure() {
 		[ "${s[3]:-1}" = 0 ] || PEER_LOST+=("$mode: ${s[3]:-?} lost") ;;
 	esac
 	return 0
-}
-
-# peer_ratio A B: median of A's values over median of B's, two decimals
-peer_ratio() {
-	# shellcheck disable=SC2086 # lists of numbers
-	awk -v a="$(bench_median $1)" -v b="$(bench_median $2)" 'BEGIN { printf "%.2f", a / b }'
 }
 
 # peer_extra MODE: per repetition, (MODE's load CPU time - the untraced one) / PEER_N, in ns
@@ -170,7 +164,7 @@ bench_peers() {
 		bench_row "  load wall time" us ${PEER_WALL[$m]}
 		[ "$m" = untraced ] && continue
 		bench_info "  load CPU time / untraced (medians)" \
-			"x$(peer_ratio "${PEER_CPU[$m]}" "${PEER_CPU[untraced]}")"
+			"x$(bench_ratio "${PEER_CPU[$m]}" "${PEER_CPU[untraced]}")"
 		PEER_EXTRA[$m]=$(peer_extra "$m" | tr '\n' ' ')
 		# shellcheck disable=SC2086
 		bench_row "  extra per event over untraced" ns ${PEER_EXTRA[$m]}
@@ -182,14 +176,14 @@ bench_peers() {
 		bench_out "  NOTE: $r (a lost record skips the stack walk: cost undercounted)"
 	done
 
-	ratio=$(peer_ratio "${PEER_PROG[lbrsnap-reject]}" "${PEER_PROG[empty]}")
+	ratio=$(bench_ratio "${PEER_PROG[lbrsnap-reject]}" "${PEER_PROG[empty]}")
 	bench_info "reject: lbrsnap / empty program, program run time" "x$ratio"
 	bench_info "reject: lbrsnap / empty program, extra per event" \
-		"x$(peer_ratio "${PEER_EXTRA[lbrsnap-reject]}" "${PEER_EXTRA[empty]}")"
+		"x$(bench_ratio "${PEER_EXTRA[lbrsnap-reject]}" "${PEER_EXTRA[empty]}")"
 	bench_info "reject: lbrsnap / bpftrace, program run time" \
-		"x$(peer_ratio "${PEER_PROG[lbrsnap-reject]}" "${PEER_PROG[bpftrace-reject]}")"
+		"x$(bench_ratio "${PEER_PROG[lbrsnap-reject]}" "${PEER_PROG[bpftrace-reject]}")"
 	bench_info "reject: lbrsnap / bpftrace, extra per event" \
-		"x$(peer_ratio "${PEER_EXTRA[lbrsnap-reject]}" "${PEER_EXTRA[bpftrace-reject]}")"
+		"x$(bench_ratio "${PEER_EXTRA[lbrsnap-reject]}" "${PEER_EXTRA[bpftrace-reject]}")"
 	why="before the filter the program takes its snapshot (snapshot-first: the branch"
 	why+=" record must be read before any other code runs), then counts the hit and reads"
 	why+=" the pid and comm; the empty program does none of it"
@@ -197,19 +191,19 @@ bench_peers() {
 		"$PEER_REJECT_MAX_RATIO" x "$why"
 
 	bench_info "accept: lbrsnap / bpftrace, program run time" \
-		"x$(peer_ratio "${PEER_PROG[lbrsnap-accept]}" "${PEER_PROG[bpftrace-accept]}")"
+		"x$(bench_ratio "${PEER_PROG[lbrsnap-accept]}" "${PEER_PROG[bpftrace-accept]}")"
 	bench_info "accept: lbrsnap / perf record, load CPU time" \
-		"x$(peer_ratio "${PEER_CPU[lbrsnap-accept]}" "${PEER_CPU[perf]}")"
-	ratio=$(peer_ratio "${PEER_EXTRA[lbrsnap-accept]}" "${PEER_EXTRA[bpftrace-accept]}")
+		"x$(bench_ratio "${PEER_CPU[lbrsnap-accept]}" "${PEER_CPU[perf]}")"
+	ratio=$(bench_ratio "${PEER_EXTRA[lbrsnap-accept]}" "${PEER_EXTRA[bpftrace-accept]}")
 	bench_info "accept: lbrsnap / bpftrace, extra per event" "x$ratio"
 	if [ -n "$PEER_BEFORE" ]; then
 		bench_info "accept: older binary / this one, load CPU time" \
-			"x$(peer_ratio "${PEER_CPU[lbrsnap-before]}" "${PEER_CPU[lbrsnap-accept]}")"
+			"x$(bench_ratio "${PEER_CPU[lbrsnap-before]}" "${PEER_CPU[lbrsnap-accept]}")"
 		bench_info "accept: older binary / this one, load wall time" \
-			"x$(peer_ratio "${PEER_WALL[lbrsnap-before]}" "${PEER_WALL[lbrsnap-accept]}")"
+			"x$(bench_ratio "${PEER_WALL[lbrsnap-before]}" "${PEER_WALL[lbrsnap-accept]}")"
 	fi
 	bench_target "peers: accepted event with a stack, load CPU time / perf record -g's" \
-		"$(peer_ratio "${PEER_CPU[lbrsnap-accept]}" "${PEER_CPU[perf-g]}")" "<=" 1 x \
+		"$(bench_ratio "${PEER_CPU[lbrsnap-accept]}" "${PEER_CPU[perf-g]}")" "<=" 1 x \
 		"see the program run time: a record reserves the largest size and walks the stack"
 	bench_target "peers: accepted event with a stack, extra per event / bpftrace's" \
 		"$ratio" "<=" "$PEER_ACCEPT_MAX_RATIO" x \

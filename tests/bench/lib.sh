@@ -2,6 +2,7 @@
 # Shared helpers of the benchmark sections (sourced by tests/bench/run-bench).
 #
 #   bench_row NAME UNIT V...      one table row: median, min..max and n of the values
+#   bench_ratio "A..." "B..."     median of A over median of B (two decimals)
 #   bench_info NAME TEXT          one table row that is not a repeated measurement
 #   bench_cmd TEXT                how to reproduce the rows that follow (one command)
 #   bench_target NAME VALUE OP LIMIT UNIT [WHY]   "PASS target ..." or "MISS target ...: WHY"
@@ -50,6 +51,13 @@ bench_stats() {
 }
 
 bench_median() { bench_stats "$@" | cut -d' ' -f1; }
+
+# bench_ratio "A..." "B...": median of the values A over the median of the values B
+bench_ratio() {
+	# shellcheck disable=SC2086 # lists of numbers
+	awk -v a="$(bench_median $1)" -v b="$(bench_median $2)" \
+		'BEGIN { if (b) printf "%.2f", a / b; else print "none" }'
+}
 
 bench_row() {
 	local name=$1 unit=$2 med min max n
@@ -117,8 +125,18 @@ bench_wait() {
 	return $rc
 }
 
+# A program that installs its SIGINT handler late (bpftrace does so after attaching) drops a
+# SIGINT that comes first: background jobs start with SIGINT ignored. So it is sent again
+# every second until the process is gone.
 bench_stop() {
-	kill -INT "$1" 2>/dev/null
+	local i
+	for ((i = 0; i < 300; i++)); do
+		((i % 10)) || kill -INT "$1" 2>/dev/null || break
+		# exited: a zombie until bench_wait reaps it
+		grep -q '^State:[[:space:]]*[ZX]' /proc/"$1"/status 2>/dev/null && break
+		[ -e /proc/"$1" ] || break
+		sleep 0.1
+	done
 	bench_wait "$1"
 }
 
