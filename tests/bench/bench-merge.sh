@@ -6,7 +6,8 @@
 # around MERGE_LOAD failing close() calls in two threads (about 100 MB with 200,000), a
 # trace.dat around twice that load (trace-cmd start -C mono -b 60000 -e raw_syscalls, then
 # trace-cmd extract --compression none; about 90 MB), and two captures of MERGE_N and
-# MERGE_N / 10 records (lbrsnap record --errors around syscall-load --fail N). Each repetition then runs, in turn: cp, dd conv=fsync (a copy that
+# MERGE_N / 10 records (lbrsnap record --errors around syscall-load --fail N). Each
+# repetition then runs, in turn: cp, dd conv=fsync (a copy that
 # is on disk when it ends: inject and merge write through a temporary file, fsync and
 # rename), lbrsnap inject with each capture and perf inject -i X -o Y on the perf.data; cp,
 # dd, trace-cmd-lbr merge with each capture and trace-cmd convert on the trace.dat.
@@ -84,12 +85,18 @@ bench_merge() {
 	done
 	bench_info "captures" "$MERGE_N and $n10 records, $(( $(stat -c %s \
 		"$d/cap$MERGE_N.data") / 1048576 )) and $(( $(stat -c %s "$d/cap$n10.data") / 1048576 )) MiB"
-	bench_cmd "perf record -a -g -k mono -m 4M -e raw_syscalls:sys_exit (around syscall-load --fail $MERGE_LOAD --threads 2)"
-	bench_cmd "trace-cmd start -d --no-filter -C mono -b 60000 -e raw_syscalls; syscall-load --fail $((MERGE_LOAD * 2)) --threads 2; trace-cmd stop; trace-cmd extract --compression none"
-	bench_cmd "lbrsnap record -e raw_tp:sys_exit --comm bench-merge --errors --ringbuf 256M -- syscall-load --comm bench-merge --fail N"
+	bench_cmd "perf record -a -g -k mono -m 4M -e raw_syscalls:sys_exit" \
+		"(around syscall-load --fail $MERGE_LOAD --threads 2)"
+	bench_cmd "trace-cmd start -d --no-filter -C mono -b 60000 -e raw_syscalls;" \
+		"syscall-load --fail $((MERGE_LOAD * 2)) --threads 2; trace-cmd stop;" \
+		"trace-cmd extract --compression none"
+	bench_cmd "lbrsnap record -e raw_tp:sys_exit --comm bench-merge --errors --ringbuf 256M" \
+		"-- syscall-load --comm bench-merge --fail N"
 	bench_cmd "cp IN OUT; dd if=IN of=OUT bs=1M conv=fsync"
-	bench_cmd "lbrsnap inject -i in.perf --lbr cap.data -o out.perf; perf inject -i in.perf -o out.perf"
-	bench_cmd "trace-cmd-lbr merge -q -i in.dat --lbr cap.data -o out.dat; trace-cmd convert -i in.dat -o out.dat"
+	bench_cmd "lbrsnap inject -i in.perf --lbr cap.data -o out.perf;" \
+		"perf inject -i in.perf -o out.perf"
+	bench_cmd "trace-cmd-lbr merge -q -i in.dat --lbr cap.data -o out.dat;" \
+		"trace-cmd convert -i in.dat -o out.dat"
 	label=([cp.perf]="perf.data: cp" [dd.perf]="perf.data: dd conv=fsync"
 	       [inj.perf]="perf.data: lbrsnap inject, $MERGE_N records"
 	       [inj10.perf]="perf.data: lbrsnap inject, $n10 records"
