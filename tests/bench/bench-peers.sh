@@ -206,8 +206,10 @@ bench_peers() {
 	bench_target "peers: accepted event with a stack, load CPU time / perf record -g's" \
 		"$(bench_ratio "${PEER_CPU[lbrsnap-accept]}" "${PEER_CPU[perf-g]}")" "<=" 1 x \
 		"see the program run time: a record reserves the largest size and walks the stack"
-	why="the programs' own run times are close (row above); the rest is charged to the"
-	why+=" syscall outside the program, not explained yet (README)"
+	why="lbrsnap's program costs x$(bench_ratio "${PEER_PROG[lbrsnap-accept]}" \
+		"${PEER_PROG[bpftrace-accept]}") bpftrace's (kernel accounting): it writes every"
+	why+=" record with its stack to the ring buffer, bpftrace adds 1 to a count per distinct"
+	why+=" stack"
 	bench_target "peers: accepted event with a stack, extra per event / bpftrace's" \
 		"$ratio" "<=" "$PEER_ACCEPT_MAX_RATIO" x "$why"
 }

@@ -62,6 +62,12 @@ tp_measure() {
 	rm -f "$BENCH_TMP"/tp.*
 }
 
+# tp_median_p "V...": the median of percentages with one decimal (bench_median rounds)
+tp_median_p() {
+	# shellcheck disable=SC2086 # a list of numbers
+	printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print v[int(NR / 2) + 1] }'
+}
+
 bench_throughput() {
 	local r m ring rate_p lost_p why_rate why_lost
 	declare -gA TP_RATE=() TP_LOST=() TP_LOSTP=() TP_WALL=() TP_ARGS=()
@@ -97,28 +103,29 @@ bench_throughput() {
 	# shellcheck disable=SC2086
 	rate_p=$(bench_median ${TP_RATE[perf]})
 	# shellcheck disable=SC2086
-	lost_p=$(printf '%s\n' ${TP_LOSTP[perf]} | sort -g | awk '{ v[NR] = $1 } END {
-		print v[int(NR / 2) + 1] }')
+	lost_p=$(tp_median_p "${TP_LOSTP[perf]}")
 	for m in lbrsnap lbrsnap-ring; do
 		# shellcheck disable=SC2086
 		bench_info "${label[$m]} / perf: records/s (medians)" \
 			"x$(awk -v a="$(bench_median ${TP_RATE[$m]})" -v b="$rate_p" \
 				'BEGIN { printf "%.2f", b ? a / b : 0 }')"
 	done
-	why_rate="the load itself runs longer under lbrsnap (its wall time above; per-event"
-	why_rate+=" cost in section peers) and records/s follows the load"
 	why_lost="every record reserves the largest size, 1360 bytes (32 branches and 64"
 	why_lost+=" stack entries), whatever it fills: a ring holds about 10 times fewer records"
 	why_lost+=" than perf's buffer of the same size (about 140 bytes per sample with a stack)"
+	# shellcheck disable=SC2086 # lists of numbers
 	for m in lbrsnap lbrsnap-ring; do
+		why_rate="the load ran $(bench_median ${TP_WALL[$m]}) ms against"
+		why_rate+=" $(bench_median ${TP_WALL[perf]}) ms under perf, and"
+		why_rate+=" $(tp_median_p "${TP_LOSTP[$m]}") % of its events were lost against"
+		why_rate+=" $(tp_median_p "${TP_LOSTP[perf]}") %"
 		# shellcheck disable=SC2086
 		bench_target "throughput: ${label[$m]}: records/s, against perf's" \
 			"$(bench_median ${TP_RATE[$m]})" ">=" "$rate_p" rec/s \
 			"$why_rate"
 		# shellcheck disable=SC2086
 		bench_target "throughput: ${label[$m]}: % lost, against perf's" \
-			"$(printf '%s\n' ${TP_LOSTP[$m]} | sort -g | awk '{ v[NR] = $1 } END {
-				print v[int(NR / 2) + 1] }')" "<=" "$lost_p" % \
+			"$(tp_median_p "${TP_LOSTP[$m]}")" "<=" "$lost_p" % \
 			"$why_lost"
 	done
 	bench_target "throughput: lbrsnap runs where hits != recorded + filtered + lost" \
