@@ -45,9 +45,10 @@ BUILD_PKGS := make gcc g++ pkg-config clang bpftool libbpf-dev libelf-dev zlib1g
 	libdw-dev libtraceevent-dev libtracefs-dev libtracecmd-dev libkshark-dev qtbase5-dev \
 	libcunit1-dev libjson-c-dev python3 asciidoc-base docbook-xml docbook-xsl xsltproc
 # ...and the ones only the tests run: the tools whose output the tests judge (llvm-objdump,
-# perf, trace-cmd, jq), the QEMU guest runner's and the KernelShark screenshot's.
-TEST_PKGS := llvm linux-perf trace-cmd jq qemu-system-x86 busybox-static cpio xz-utils zstd \
-	kernelshark xvfb xdotool imagemagick
+# perf, trace-cmd, jq; bpftrace, a peer in `make bench`), the QEMU guest runner's and the
+# KernelShark screenshot's.
+TEST_PKGS := llvm linux-perf trace-cmd bpftrace jq qemu-system-x86 busybox-static cpio xz-utils \
+	zstd kernelshark xvfb xdotool imagemagick
 
 # The goals that run tests want both lists; every other goal only the build's.
 ifneq ($(filter deps check check-% bench,$(MAKECMDGOALS)),)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * bench-attach OBJ: load a BPF object, attach every program where its section says, print
- * "NAME prog_id=N" per program and "ready", then hold the attachment until SIGINT or SIGTERM.
+ * bench-attach OBJ [PROG]: load a BPF object, attach every program (or only the one named
+ * PROG) where its section says, print "NAME prog_id=N" per attached program and "ready", then
+ * hold the attachment until SIGINT or SIGTERM.
  *
  * The benchmark reads the programs' run-time statistics with bpftool while this holds them,
  * exactly as it does for lbrsnap's own programs.
@@ -33,8 +34,8 @@ int main(int argc, char **argv)
 	__u32 len;
 	int n = 0, i, ret = 1;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: bench-attach OBJ.bpf.o\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: bench-attach OBJ.bpf.o [PROG]\n");
 		return 2;
 	}
 	/* installed before the attach, so a stop request never leaves a program attached */
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	bpf_object__for_each_program(prog, obj) {
+		if (argc == 3 && strcmp(bpf_program__name(prog), argv[2]))
+			continue;
 		if (n == MAX_LINKS) {
 			fprintf(stderr, "bench-attach: more than %d programs\n", MAX_LINKS);
 			goto cleanup;
@@ -69,6 +72,10 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		printf("%s prog_id=%u\n", bpf_program__name(prog), info.id);
+	}
+	if (!n) {
+		fprintf(stderr, "bench-attach: no program to attach in '%s'\n", argv[1]);
+		goto cleanup;
 	}
 	printf("ready\n");
 	fflush(stdout);

@@ -2,17 +2,21 @@
 # Shared helpers of the benchmark sections (sourced by tests/bench/run-bench).
 #
 #   bench_row NAME UNIT V...      one table row: median, min..max and n of the values
+#   bench_ratio "A..." "B..."     median of A over median of B (two decimals)
 #   bench_info NAME TEXT          one table row that is not a repeated measurement
-#   bench_target NAME VALUE OP LIMIT UNIT   "PASS target ..." or "FAIL target ..."
+#   bench_cmd TEXT                how to reproduce the rows that follow (one command)
+#   bench_target NAME VALUE OP LIMIT UNIT [WHY]   "PASS target ..." or "MISS target ...: WHY"
 #   bench_fail NAME WHY           "FAIL target NAME: WHY" (a measurement that could not run)
 #   bench_bg VAR CMD...           start CMD in the background; stopped at exit if not reaped
 #   bench_wait PID                reap it
 #   bench_stop PID                SIGINT, then reap; a recorder finishes its file
 #   wait_for_file PATH            until PATH exists (a recorder's "<out>.tmp": attached)
+#   perf_record_bg VAR OUT ERR ARGS...   perf record ARGS -o OUT in the background, enabled
 #   bpf_prog_ids PID              ids of the BPF programs PID holds (/proc/PID/fdinfo)
 #   bpf_prog_stats ID             "NAME RUN_TIME_NS RUN_CNT" from bpftool
 #   recorder_summary FILE         "hits records filtered lost" from lbrsnap record's stderr
-# Every value goes to stdout and to $BENCH_RESULTS.
+# Every value goes to stdout and to $BENCH_RESULTS, and as a Markdown table row to $BENCH_MD
+# (Documentation/performance.md after a full `make bench`).
 
 # shellcheck disable=SC2034 # read by run-bench, which sources this file
 bench_failed=0
@@ -21,7 +25,24 @@ declare -A bench_live=()
 
 bench_out() { printf '%s\n' "$*" | tee -a "$BENCH_RESULTS"; }
 
-bench_section() { bench_out ""; bench_out "== $*"; }
+# One Markdown table row of its arguments (cells); a '|' inside a cell is escaped.
+bench_md() {
+	local c line="|"
+	for c in "$@"; do line+=" ${c//|/\\|} |"; done
+	printf '%s\n' "$line" >> "$BENCH_MD"
+}
+
+bench_section() {
+	bench_out ""
+	bench_out "== $*"
+	printf '\n## %s\n\n| measurement | median | min - max | n |\n|---|---|---|---|\n' \
+		"$*" >> "$BENCH_MD"
+}
+
+bench_cmd() {
+	bench_out "  \$ $*"
+	bench_md "reproduce: \`$*\`" "" "" ""
+}
 
 # Median (upper of the two middle values for an even count), min and max, whole numbers.
 bench_stats() {
@@ -31,18 +52,29 @@ bench_stats() {
 
 bench_median() { bench_stats "$@" | cut -d' ' -f1; }
 
+# bench_ratio "A..." "B...": median of the values A over the median of the values B
+bench_ratio() {
+	# shellcheck disable=SC2086 # lists of numbers
+	awk -v a="$(bench_median $1)" -v b="$(bench_median $2)" \
+		'BEGIN { if (b) printf "%.2f", a / b; else print "none" }'
+}
+
 bench_row() {
 	local name=$1 unit=$2 med min max n
 	shift 2
 	read -r med min max n <<<"$(bench_stats "$@")"
 	bench_out "$(printf '  %-58s %12s %-8s (min %s, max %s, n=%d)' "$name" "$med" "$unit" \
 		"$min" "$max" "$n")"
+	bench_md "$name" "$med $unit" "$min - $max" "$n"
 }
 
-bench_info() { bench_out "$(printf '  %-58s %s' "$1" "$2")"; }
+bench_info() {
+	bench_out "$(printf '  %-58s %s' "$1" "$2")"
+	bench_md "$1" "$2" "" ""
+}
 
 bench_target() {
-	local name=$1 value=$2 op=$3 limit=$4 unit=$5 verdict=FAIL
+	local name=$1 value=$2 op=$3 limit=$4 unit=$5 why=${6:-} verdict=MISS line
 	if awk -v v="$value" -v l="$limit" -v op="$op" 'BEGIN {
 		exit !((op == "<" && v < l) || (op == "<=" && v <= l) ||
 		       (op == ">" && v > l) || (op == ">=" && v >= l) || (op == "==" && v == l)) }'
@@ -51,12 +83,17 @@ bench_target() {
 	else
 		bench_failed=1
 	fi
-	bench_out "$verdict target $name: $value $unit $op $limit $unit"
+	line="$verdict target $name: $value $unit $op $limit $unit"
+	[ $verdict = PASS ] || [ -z "$why" ] || line+=": $why"
+	bench_out "$line"
+	[ $verdict = PASS ] && why=""
+	bench_md "**$verdict** $name" "$value $unit $op $limit $unit" "$why" ""
 }
 
 bench_fail() {
 	bench_failed=1
 	bench_out "FAIL target $1: $2"
+	bench_md "**FAIL** $1" "$2" "" ""
 }
 
 bench_at_exit() { bench_cleanups+=("$1"); }
@@ -88,8 +125,18 @@ bench_wait() {
 	return $rc
 }
 
+# A program that installs its SIGINT handler late (bpftrace does so after attaching) drops a
+# SIGINT that comes first: background jobs start with SIGINT ignored. So it is sent again
+# every second until the process is gone.
 bench_stop() {
-	kill -INT "$1" 2>/dev/null
+	local i
+	for ((i = 0; i < 300; i++)); do
+		((i % 10)) || kill -INT "$1" 2>/dev/null || break
+		# exited: a zombie until bench_wait reaps it
+		grep -q '^State:[[:space:]]*[ZX]' /proc/"$1"/status 2>/dev/null && break
+		[ -e /proc/"$1" ] || break
+		sleep 0.1
+	done
 	bench_wait "$1"
 }
 
@@ -101,6 +148,27 @@ wait_for_file() {
 	done
 	echo "run-bench: $1 did not appear" >&2
 	return 1
+}
+
+# perf starts disabled and is enabled through its control fifo: its ack means it records.
+perf_record_bg() {
+	local var=$1 out=$2 err=$3 ack
+	shift 3
+	rm -f "$out.ctl" "$out.ack"
+	mkfifo "$out.ctl" "$out.ack" || return 1
+	bench_bg "$var" perf record "$@" -D -1 --control "fifo:$out.ctl,$out.ack" -o "$out" \
+		> /dev/null 2> "$err"
+	echo enable > "$out.ctl"
+	read -r -t 30 ack < "$out.ack"
+	[ "$ack" = ack ] || { cat "$err" >&2; return 1; }
+}
+
+# Samples written and samples lost (ring buffer full) of a perf.data: "WRITTEN LOST"
+perf_record_counts() {
+	perf report -i "$1" --stats 2>/dev/null | awk '
+		$1 == "SAMPLE" && $2 == "events:" { s = $3 }
+		$1 == "LOST_SAMPLES" && $2 == "events:" { l = $3 }
+		END { print s + 0, l + 0 }'
 }
 
 # Program fds and link fds both show prog_id in fdinfo; ids are unique, so no other process's

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Section "merge": lbrsnap inject and trace-cmd-lbr merge of a capture into a large perf.data
+# and trace.dat, next to copying the same file and to perf's and trace-cmd's own rewriters.
+#
+# Inputs, made once: a perf.data from `perf record -a -g -k mono -e raw_syscalls:sys_exit`
+# around MERGE_LOAD failing close() calls in two threads (about 100 MB with 200,000), a
+# trace.dat around twice that load (trace-cmd start -C mono -b 60000 -e raw_syscalls, then
+# trace-cmd extract --compression none; about 90 MB), and two captures of MERGE_N and
+# MERGE_N / 10 records (lbrsnap record --errors around syscall-load --fail N). Each
+# repetition then runs, in turn: cp, dd conv=fsync (a copy that
+# is on disk when it ends: inject and merge write through a temporary file, fsync and
+# rename), lbrsnap inject with each capture and perf inject -i X -o Y on the perf.data; cp,
+# dd, trace-cmd-lbr merge with each capture and trace-cmd convert on the trace.dat.
+# Reported: wall time and peak RSS (bench-run, wait4).
+
+# shellcheck source=tests/host/t-trace-lib.sh # tracefs_save, tracefs_restore
+. "$LBRSNAP_TOP/tests/host/t-trace-lib.sh"
+
+MERGE_N=${MERGE_N:-100000}
+MERGE_LOAD=${MERGE_LOAD:-200000}
+MERGE_REPS=${MERGE_REPS:-3}
+
+# Targets (the issue "Benchmarks side by side"): a merge takes at most 1.5 times a copy of its
+# input and less than the peer's rewriter; its peak RSS does not grow with the records merged
+# (MERGE_N against MERGE_N / 10: at most 1.2 times).
+MERGE_MAX_CP_RATIO=1.5
+MERGE_MAX_RSS_RATIO=1.2
+
+# merge_inputs: the perf.data, the trace.dat and the two captures, in $BENCH_TMP/m
+merge_inputs() {
+	local d=$BENCH_TMP/m pid n bs
+	mkdir -p "$d"
+	perf_record_bg pid "$d/in.perf" "$d/perf.err" -a -g -k mono -m 4M \
+		-e raw_syscalls:sys_exit || return 1
+	syscall-load --comm bench-mload --fail "$MERGE_LOAD" --threads 2 > /dev/null
+	bench_stop "$pid"
+	for n in "$MERGE_N" $((MERGE_N / 10)); do
+		lbrsnap record -e raw_tp:sys_exit --comm bench-merge --errors --ringbuf 256M \
+			-o "$d/cap$n.data" -- syscall-load --comm bench-merge --fail "$n" \
+			> /dev/null 2> "$d/cap.err" || { cat "$d/cap.err" >&2; return 1; }
+		grep -q "($n records)" "$d/cap.err" ||
+			{ echo "run-bench: capture of $n records: $(tail -1 "$d/cap.err")" >&2; return 1; }
+	done
+	[ -e "$tracefs/trace_clock" ] || mount -t tracefs nodev "$tracefs" || return 1
+	# trace-cmd start and extract, not record: on this host only `record -d --no-filter`
+	# works and it stops before draining the kernel buffers (platform.md section 6). The
+	# top-level buffer, because the file's clock is the top level's; everything put back.
+	tracefs_save
+	bs=$(cut -d' ' -f1 "$tracefs/buffer_size_kb")
+	trace-cmd start -d --no-filter -C mono -b 60000 -e raw_syscalls > "$d/tc.log" 2>&1
+	syscall-load --comm bench-mload --fail $((MERGE_LOAD * 2)) --threads 2 > /dev/null
+	trace-cmd stop >> "$d/tc.log" 2>&1
+	trace-cmd extract --compression none -o "$d/in.dat" >> "$d/tc.log" 2>&1
+	echo "$bs" > "$tracefs/buffer_size_kb"
+	tracefs_restore
+	trace-cmd report "$d/in.dat" > /dev/null 2>&1 || { tail -3 "$d/tc.log" >&2; return 1; }
+}
+
+# merge_time KEY CMD...: one run of CMD; wall time (ms) and peak RSS (MiB) appended to
+# MERGE_WALL[KEY] and MERGE_RSS[KEY]; the output ($BENCH_TMP/m/out*) is removed after
+merge_time() {
+	local key=$1 st
+	shift
+	bench-run -o "$BENCH_TMP/m/run" -- "$@" > /dev/null 2> "$BENCH_TMP/m/err"
+	st=$(run_field "$BENCH_TMP/m/run" status)
+	if [ "$st" != 0 ]; then
+		echo "run-bench: $*: exit status $st: $(tail -1 "$BENCH_TMP/m/err")" >&2
+		return 1
+	fi
+	MERGE_WALL[$key]+=" $(( $(run_field "$BENCH_TMP/m/run" wall_ns) / 1000000 ))"
+	MERGE_RSS[$key]+=" $(( $(run_field "$BENCH_TMP/m/run" maxrss_kb) / 1024 ))"
+	rm -f "$BENCH_TMP"/m/out*
+}
+
+bench_merge() {
+	local d=$BENCH_TMP/m r k n10=$((MERGE_N / 10)) f per_us fixed_ms per_b why
+	declare -gA MERGE_WALL=() MERGE_RSS=()
+	declare -A label
+
+	bench_section "merge: lbrsnap inject and trace-cmd-lbr merge against cp, perf inject and" \
+		"trace-cmd convert ($MERGE_REPS runs)"
+	merge_inputs || return 1
+	for f in in.perf in.dat; do
+		bench_info "input $f" "$(( $(stat -c %s "$d/$f") / 1048576 )) MiB"
+	done
+	bench_info "captures" "$MERGE_N and $n10 records, $(( $(stat -c %s \
+		"$d/cap$MERGE_N.data") / 1048576 )) and $(( $(stat -c %s "$d/cap$n10.data") / 1048576 )) MiB"
+	bench_cmd "perf record -a -g -k mono -m 4M -e raw_syscalls:sys_exit" \
+		"(around syscall-load --fail $MERGE_LOAD --threads 2)"
+	bench_cmd "trace-cmd start -d --no-filter -C mono -b 60000 -e raw_syscalls;" \
+		"syscall-load --fail $((MERGE_LOAD * 2)) --threads 2; trace-cmd stop;" \
+		"trace-cmd extract --compression none"
+	bench_cmd "lbrsnap record -e raw_tp:sys_exit --comm bench-merge --errors --ringbuf 256M" \
+		"-- syscall-load --comm bench-merge --fail N"
+	bench_cmd "cp IN OUT; dd if=IN of=OUT bs=1M conv=fsync"
+	bench_cmd "lbrsnap inject -i in.perf --lbr cap.data -o out.perf;" \
+		"perf inject -i in.perf -o out.perf"
+	bench_cmd "trace-cmd-lbr merge -q -i in.dat --lbr cap.data -o out.dat;" \
+		"trace-cmd convert -i in.dat -o out.dat"
+	label=([cp.perf]="perf.data: cp" [dd.perf]="perf.data: dd conv=fsync"
+	       [inj.perf]="perf.data: lbrsnap inject, $MERGE_N records"
+	       [inj10.perf]="perf.data: lbrsnap inject, $n10 records"
+	       [peer.perf]="perf.data: perf inject"
+	       [cp.dat]="trace.dat: cp" [dd.dat]="trace.dat: dd conv=fsync"
+	       [inj.dat]="trace.dat: trace-cmd-lbr merge, $MERGE_N records"
+	       [inj10.dat]="trace.dat: trace-cmd-lbr merge, $n10 records"
+	       [peer.dat]="trace.dat: trace-cmd convert")
+	for ((r = 0; r < MERGE_REPS; r++)); do
+		for f in perf dat; do
+			merge_time cp.$f cp "$d/in.$f" "$d/out.$f" || return 1
+			merge_time dd.$f dd if="$d/in.$f" of="$d/out.$f" bs=1M conv=fsync || return 1
+		done
+		merge_time inj.perf lbrsnap inject -i "$d/in.perf" --lbr "$d/cap$MERGE_N.data" \
+			-o "$d/out.perf" || return 1
+		merge_time inj10.perf lbrsnap inject -i "$d/in.perf" --lbr "$d/cap$n10.data" \
+			-o "$d/out.perf" || return 1
+		merge_time peer.perf perf inject -i "$d/in.perf" -o "$d/out.perf" || return 1
+		merge_time inj.dat trace-cmd-lbr merge -q -i "$d/in.dat" \
+			--lbr "$d/cap$MERGE_N.data" -o "$d/out.dat" || return 1
+		merge_time inj10.dat trace-cmd-lbr merge -q -i "$d/in.dat" \
+			--lbr "$d/cap$n10.data" -o "$d/out.dat" || return 1
+		merge_time peer.dat trace-cmd convert -i "$d/in.dat" -o "$d/out.dat" || return 1
+	done
+	for k in cp.perf dd.perf inj.perf inj10.perf peer.perf cp.dat dd.dat inj.dat inj10.dat \
+		peer.dat; do
+		# shellcheck disable=SC2086 # lists of numbers
+		bench_row "${label[$k]}: wall time" ms ${MERGE_WALL[$k]}
+		# shellcheck disable=SC2086
+		bench_row "  peak RSS" MiB ${MERGE_RSS[$k]}
+	done
+	# shellcheck disable=SC2086 # lists of numbers
+	for f in perf dat; do
+		bench_info "${label[inj.$f]} / dd conv=fsync, wall time" \
+			"x$(bench_ratio "${MERGE_WALL[inj.$f]}" "${MERGE_WALL[dd.$f]}")"
+		# what grows with the records: the slope between the two capture sizes
+		read -r per_us fixed_ms per_b <<<"$(awk -v t1="$(bench_median ${MERGE_WALL[inj.$f]})" \
+			-v t0="$(bench_median ${MERGE_WALL[inj10.$f]})" \
+			-v r1="$(bench_median ${MERGE_RSS[inj.$f]})" \
+			-v r0="$(bench_median ${MERGE_RSS[inj10.$f]})" -v n="$MERGE_N" 'BEGIN {
+				d = n - n / 10; us = (t1 - t0) * 1000 / d
+				printf "%.1f %.0f %.0f\n", us, t1 - us * n / 1000, (r1 - r0) * 1048576 / d }')"
+		bench_info "  per record merged (slope between $n10 and $MERGE_N records)" \
+			"$per_us us, $per_b bytes of peak RSS; fixed part $fixed_ms ms"
+		why="the merge costs $per_us us per record merged on top of $fixed_ms ms"
+		bench_target "merge: ${label[inj.$f]} / cp, wall time" \
+			"$(bench_ratio "${MERGE_WALL[inj.$f]}" "${MERGE_WALL[cp.$f]}")" "<=" \
+			"$MERGE_MAX_CP_RATIO" x "$why (cp: $(bench_median ${MERGE_WALL[cp.$f]}) ms)"
+		bench_target "merge: ${label[inj.$f]} / ${label[peer.$f]#*: }, wall time" \
+			"$(bench_ratio "${MERGE_WALL[inj.$f]}" "${MERGE_WALL[peer.$f]}")" "<" 1 x \
+			"$why (${label[peer.$f]#*: }: $(bench_median ${MERGE_WALL[peer.$f]}) ms)"
+		bench_target "merge: ${label[inj.$f]#*, } / ${label[inj10.$f]#*, }, peak RSS" \
+			"$(bench_ratio "${MERGE_RSS[inj.$f]}" "${MERGE_RSS[inj10.$f]}")" "<=" \
+			"$MERGE_MAX_RSS_RATIO" x \
+			"peak RSS grows by $per_b bytes per record merged: records are held in memory"
+	done
+}
