@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
@@ -108,47 +109,124 @@ static int open_capture(struct merge *mg, const char *path)
 	return 0;
 }
 
-/* cmdlines text is "pid comm\n" per task */
-static bool has_pid(const struct tracedat_blob *cmdlines, __u32 pid)
-{
-	char key[16];
-	const char *p = cmdlines->data;
-	int n = snprintf(key, sizeof(key), "%u ", pid);
+struct task_ref {
+	__u32 tid;
+	size_t order;			/* first seen, in CPU then time order */
+	const struct lbrsnap_event *ev;
+};
 
-	while (p && *p) {
-		if (!strncmp(p, key, n))
-			return true;
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	return false;
+static int cmp_task(const void *a, const void *b)
+{
+	const struct task_ref *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Adds the capture's tasks the recording does not name (its own names win). */
+static int cmp_order(const void *a, const void *b)
+{
+	const struct task_ref *x = a, *y = b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The pids a cmdlines text ("pid comm\n" per task) names, sorted. */
+static int cmdline_pids(const struct tracedat_blob *cl, __u32 **out, size_t *nr)
+{
+	const char *p = cl->data, *end = cl->data ? cl->data + cl->len : NULL;
+	size_t n = 0, cap = 0;
+	__u32 *v = NULL, *nv;
+	char *e;
+
+	while (p && p < end && *p) {
+		unsigned long pid = strtoul(p, &e, 10);
+
+		if (e != p && *e == ' ' && pid <= UINT32_MAX) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 256;
+				nv = realloc(v, cap * sizeof(*v));
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+			}
+			v[n++] = pid;
+		}
+		p = memchr(p, '\n', end - p);
+		p = p ? p + 1 : NULL;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_u32);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * Adds the capture's tasks the recording does not name (its own names win), each once with
+ * the comm of its first record. Sorting keeps this linear in the records, not records times
+ * tasks.
+ */
 static int add_cmdlines(struct merge *mg)
 {
 	struct tracedat_blob *cl = &mg->meta.cmdlines;
 	struct tracedat_blob add = { 0 };
-	const struct lbrsnap_event *e;
-	char line[64];
+	struct task_ref *refs = NULL;
+	size_t i, n = 0, nr_known = 0, nr_new = 0;
+	__u32 *known = NULL;
 	unsigned int c;
-	size_t i;
-	int err = 0;
-	int n;
+	char line[64];
+	int err;
 
-	for (c = 0; c < mg->nr_cap_cpus && !err; c++) {
-		for (i = 0; i < mg->cpus[c].nr && !err; i++) {
-			e = mg->cpus[c].recs[i].ev;
-			if (has_pid(cl, e->tid) || has_pid(&add, e->tid))
-				continue;
-			n = snprintf(line, sizeof(line), "%u %.*s\n", e->tid, LBRSNAP_COMM_LEN,
-				     e->comm);
-			err = tracedat_blob__append(&add, line, n);
+	for (c = 0; c < mg->nr_cap_cpus; c++)
+		n += mg->cpus[c].nr;
+	err = cmdline_pids(cl, &known, &nr_known);
+	if (err || !n)
+		goto cleanup;
+	refs = calloc(n, sizeof(*refs));
+	if (!refs) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	n = 0;
+	for (c = 0; c < mg->nr_cap_cpus; c++) {
+		for (i = 0; i < mg->cpus[c].nr; i++, n++) {
+			refs[n].ev = mg->cpus[c].recs[i].ev;
+			refs[n].tid = refs[n].ev->tid;
+			refs[n].order = n;
 		}
+	}
+	/* the first record of every task the recording does not name */
+	qsort(refs, n, sizeof(*refs), cmp_task);
+	for (i = 0; i < n; i++) {
+		if (i && refs[i].tid == refs[i - 1].tid)
+			continue;
+		if (bsearch(&refs[i].tid, known, nr_known, sizeof(*known), cmp_u32))
+			continue;
+		refs[nr_new++] = refs[i];
+	}
+	qsort(refs, nr_new, sizeof(*refs), cmp_order);
+	for (i = 0; i < nr_new && !err; i++) {
+		int len = snprintf(line, sizeof(line), "%u %.*s\n", refs[i].tid,
+				   LBRSNAP_COMM_LEN, refs[i].ev->comm);
+
+		err = tracedat_blob__append(&add, line, len);
 	}
 	if (!err && add.len)
 		err = tracedat_blob__append(cl, add.data, add.len);
+cleanup:
 	free(add.data);
+	free(refs);
+	free(known);
 	return err;
 }
 
