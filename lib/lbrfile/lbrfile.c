@@ -52,7 +52,8 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 
 	if (size < sizeof(*ev))
 		return -EINVAL;
-	if (ev->nr_branches > LBRSNAP_MAX_BRANCHES || ev->nr_stack > LBRSNAP_MAX_STACK)
+	if (ev->nr_branches > LBRSNAP_MAX_BRANCHES || ev->nr_stack > LBRSNAP_MAX_STACK ||
+	    ev->cpu >= LBRFILE_MAX_CPUS)
 		return -EINVAL;
 	if (lbrsnap_event_size(ev->nr_branches, ev->nr_stack) > size)
 		return -EINVAL;
