@@ -231,6 +231,8 @@ static void merge_gaps(struct lbrfile *f)
 {
 	size_t i, n = 0;
 
+	if (!f->nr_gaps)
+		return;		/* no array at all: qsort() must not see NULL */
 	qsort(f->gaps, f->nr_gaps, sizeof(*f->gaps), gap_cmp);
 	for (i = 0; i < f->nr_gaps; i++) {
 		struct lbrfile_lbr_gap *last = n ? &f->gaps[n - 1] : NULL, *g = &f->gaps[i];
@@ -434,7 +436,9 @@ int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void
 	int err;
 
 	if (sorted != f->by_time) {
-		qsort(f->recs, f->nr_recs, sizeof(*f->recs), sorted ? rec_cmp_time : rec_cmp_off);
+		if (f->nr_recs)		/* a capture without records has no array */
+			qsort(f->recs, f->nr_recs, sizeof(*f->recs),
+			      sorted ? rec_cmp_time : rec_cmp_off);
 		f->by_time = sorted;
 	}
 	for (i = 0; i < f->nr_recs; i++) {

@@ -298,7 +298,8 @@ int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev
 		return 0;
 	h = (const struct perf_event_header *)(r->buf + r->buf_pos);
 	r->rec_off = r->buf_off + r->buf_pos;
-	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) ||
+	/* records are u64-aligned (the kernel pads them): another size misaligns the next */
+	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) || h->size % 8 ||
 	    h->size > r->buf_len - r->buf_pos) {
 		fprintf(stderr, "%s: broken record at offset %#llx\n", r->path,
 			(unsigned long long)r->rec_off);
