@@ -168,7 +168,8 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		return 0;
 	}
 	case LBRFILE_SEC_RECORD:
-		if (lbr_record__parse(p, sec->size, &rec))
+		/* writers put each ATTACH before its records; readers index tables by ap */
+		if (lbr_record__parse(p, sec->size, &rec) || rec.ev->ap >= f->nr_aps)
 			return -EINVAL;
 		err = grow((void **)&f->recs, &cap->recs, f->nr_recs, sizeof(*f->recs));
 		if (err)
