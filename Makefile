@@ -95,8 +95,8 @@ PKG_LIBS = $(shell pkg-config --libs $(PKG_CONFIG_LIBS) 2>/dev/null)
 .DEFAULT_GOAL := all
 # Keep BPF objects: skeletons embed them but the static tests read them too.
 .SECONDARY:
-.PHONY: all deps check check-unit check-host check-vm check-asan fuzz bench install uninstall clean \
-	install-bin install-man vmlinux-h FORCE
+.PHONY: all deps check check-unit check-host check-vm check-asan fuzz bench install uninstall \
+	clean install-bin install-man vmlinux-h FORCE
 
 ALL_TARGETS :=
 INSTALL_TARGETS :=

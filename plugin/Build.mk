@@ -29,7 +29,8 @@ $(OUT)/plugin/lbr-field.o: plugin/lbr-field.c plugin/lbr-field.h | deps-ok
 		$(shell pkg-config --cflags libtraceevent 2>/dev/null) -c -o $@ $<
 
 # No -ltraceevent: the symbols must bind to the host (perf links libtraceevent statically).
-$(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c $(OUT)/plugin/ret-value.o $(OUT)/plugin/lbr-field.o | deps-ok
+$(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c $(OUT)/plugin/ret-value.o \
+		$(OUT)/plugin/lbr-field.o | deps-ok
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared $(shell pkg-config --cflags libtraceevent 2>/dev/null) \

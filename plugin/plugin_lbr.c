@@ -10,8 +10,8 @@
  * Loaded by trace-cmd, KernelShark and perf. perf links libtraceevent statically and
  * exports only part of its API to plugins, so this file calls only tep_find_field,
  * tep_find_function, tep_find_function_address, tep_read_number (fields are read through
- * lbr-field.c, bounded by the record), tep_(un)register_event_handler, tep_plugin_add/remove_options and
- * trace_seq_printf/puts. It is built without
+ * lbr-field.c, bounded by the record), tep_(un)register_event_handler,
+ * tep_plugin_add/remove_options and trace_seq_printf/puts. It is built without
  * -ltraceevent so that those symbols bind to the host that loads it. One line per event:
  * KernelShark squeezes an event's output into one cell.
  */

@@ -4,7 +4,8 @@
 # tests/host/t-fuzz runs each briefly on its corpus and its regression inputs, and
 # tests/fuzz/run-fuzz runs them for long. tests/fuzz/README.md tells the layout.
 
-FUZZ_TARGETS := lbrfile convert perf-data tracing-data inject tracedat ksyms attach-spec capture-opts plugin
+# Every tests/fuzz/fuzz-NAME.c but fuzz-file.c (the shared input helper) is a target.
+FUZZ_TARGETS := $(filter-out file,$(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c)))
 FUZZ_BINS := $(patsubst %,$(OUT)/tests/fuzz/fuzz-%,$(FUZZ_TARGETS))
 
 $(OUT)/tests/fuzz/fuzz-%: $(OUT)/tests/fuzz/fuzz-%.o $(OUT)/tests/fuzz/fuzz-file.o $(LIBLBRSNAP)
