@@ -8,6 +8,8 @@
 #   make deps            install the Debian packages of the build and of the tests (as root)
 #   make check           run every test layer: unit, host, vm
 #   make check-unit|check-host|check-vm
+#   make check-asan      build in build-asan with ASan + UBSan, run the unit and host layers
+#   make fuzz            build the libFuzzer targets in build-fuzz (tests/fuzz/README.md)
 #   make bench           benchmarks (speed and memory targets)
 #   make vmlinux-h       regenerate bpf/vmlinux.h from the BTF of VMLINUX_KERNEL
 #
@@ -45,13 +47,14 @@ BUILD_PKGS := make gcc g++ pkg-config clang bpftool libbpf-dev libelf-dev zlib1g
 	libdw-dev libtraceevent-dev libtracefs-dev libtracecmd-dev libkshark-dev qtbase5-dev \
 	libcunit1-dev libjson-c-dev python3 asciidoc-base docbook-xml docbook-xsl xsltproc
 # ...and the ones only the tests run: the tools whose output the tests judge (llvm-objdump,
-# perf, trace-cmd, jq; bpftrace, a peer in `make bench`), the QEMU guest runner's and the
-# KernelShark screenshot's.
+# perf, trace-cmd, jq; bpftrace, a peer in `make bench`), the QEMU guest runner's, the
+# KernelShark screenshot's, clang's libFuzzer and sanitizer runtimes (make fuzz) and valgrind
+# (tests/host/t-valgrind).
 TEST_PKGS := llvm linux-perf trace-cmd bpftrace jq qemu-system-x86 busybox-static cpio xz-utils \
-	zstd kernelshark xvfb xdotool imagemagick
+	zstd kernelshark xvfb xdotool imagemagick libclang-rt-14-dev valgrind
 
 # The goals that run tests want both lists; every other goal only the build's.
-ifneq ($(filter deps check check-% bench,$(MAKECMDGOALS)),)
+ifneq ($(filter deps check check-% bench fuzz,$(MAKECMDGOALS)),)
 NEED_PKGS := $(BUILD_PKGS) $(TEST_PKGS)
 else
 NEED_PKGS := $(BUILD_PKGS)
@@ -65,10 +68,25 @@ endif
 VMLINUX_KERNEL ?= 6.1
 VMLINUX_H ?= bpf/vmlinux.h
 
+# SANITIZE=asan or fuzz (set by check-asan and fuzz for their own build trees): ASan and UBSan,
+# every undefined behaviour fatal; fuzz adds libFuzzer's coverage instrumentation (clang).
+SANITIZE ?=
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ifeq ($(SANITIZE),asan)
+SAN_CFLAGS = $(SAN_FLAGS)
+SAN_LDFLAGS = $(SAN_FLAGS)
+else ifeq ($(SANITIZE),fuzz)
+SAN_CFLAGS = $(SAN_FLAGS) -fsanitize=fuzzer-no-link
+SAN_LDFLAGS = $(SAN_FLAGS)
+endif
+ASAN_OUT ?= build-asan
+FUZZ_OUT ?= build-fuzz
+
 PKG_CONFIG_LIBS := libbpf libelf zlib libtraceevent libtracefs libtracecmd libdw
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-	-D_GNU_SOURCE -std=gnu11 -Ibpf -I$(OUT) -I$(OUT)/bpf
+	-D_GNU_SOURCE -std=gnu11 -Ibpf -I$(OUT) -I$(OUT)/bpf $(SAN_CFLAGS)
+LDFLAGS += $(SAN_LDFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Wno-unused-function -Ibpf
 
 # pkg-config flags are only known once the packages are present.
@@ -78,8 +96,8 @@ PKG_LIBS = $(shell pkg-config --libs $(PKG_CONFIG_LIBS) 2>/dev/null)
 .DEFAULT_GOAL := all
 # Keep BPF objects: skeletons embed them but the static tests read them too.
 .SECONDARY:
-.PHONY: all deps check check-unit check-host check-vm bench install uninstall clean \
-	install-bin install-man vmlinux-h FORCE
+.PHONY: all deps check check-unit check-host check-vm check-asan fuzz bench install uninstall \
+	clean install-bin install-man vmlinux-h FORCE
 
 ALL_TARGETS :=
 INSTALL_TARGETS :=
@@ -125,14 +143,28 @@ $(OUT)/%.o: %.c | deps-ok
 
 -include $(shell find $(OUT) -name '*.d' 2>/dev/null)
 
-check: all
+# The host layer runs the fuzz targets briefly (tests/host/t-fuzz): they are built first.
+check: all fuzz
 	$(Q)./tests/run-tests unit host vm
 
 check-unit: all
 	$(Q)./tests/run-tests unit
 
-check-host: all
+check-host: all fuzz
 	$(Q)./tests/run-tests host
+
+# The same tests on a user space built with ASan + UBSan, in its own tree (the fuzz targets,
+# already run by make check, only for a second each). Leaks are not reported here: the tools
+# exit right after their work; t-valgrind looks for definite leaks.
+check-asan: | deps-ok
+	$(Q)$(MAKE) --no-print-directory OUT=$(ASAN_OUT) SANITIZE=asan all
+	$(Q)LBRSNAP_BUILD=$(CURDIR)/$(ASAN_OUT) LBRSNAP_FUZZ_BUILD=$(CURDIR)/$(FUZZ_OUT) \
+		LBRSNAP_FUZZ_SECONDS=1 \
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run-tests unit host
+
+fuzz: | deps-ok
+	$(Q)$(MAKE) --no-print-directory OUT=$(FUZZ_OUT) CC=clang SANITIZE=fuzz fuzz-bins
 
 check-vm: all
 	$(Q)./tests/run-tests vm

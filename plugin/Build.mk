@@ -21,14 +21,23 @@ $(OUT)/plugin/ret-value.o: lib/lbrfile/ret-value.c lib/lbrfile/ret-value.h | dep
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -D_GNU_SOURCE -fvisibility=hidden -c -o $@ $<
 
+# Record-bounded field reads, shared by both plugins the same way.
+$(OUT)/plugin/lbr-field.o: plugin/lbr-field.c plugin/lbr-field.h | deps-ok
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(PLUGIN_CFLAGS) -D_GNU_SOURCE -fvisibility=hidden \
+		$(shell pkg-config --cflags libtraceevent 2>/dev/null) -c -o $@ $<
+
 # No -ltraceevent: the symbols must bind to the host (perf links libtraceevent statically).
-$(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c $(OUT)/plugin/ret-value.o | deps-ok
+$(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c $(OUT)/plugin/ret-value.o \
+		$(OUT)/plugin/lbr-field.o | deps-ok
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared $(shell pkg-config --cflags libtraceevent 2>/dev/null) \
 		-o $@ $^
 
-$(OUT)/plugin/kernelshark/plugin-lbr.so: plugin/kshark-lbr.cpp $(OUT)/plugin/ret-value.o | deps-ok
+$(OUT)/plugin/kernelshark/plugin-lbr.so: plugin/kshark-lbr.cpp $(OUT)/plugin/ret-value.o \
+		$(OUT)/plugin/lbr-field.o | deps-ok
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) -std=c++17 $(PLUGIN_CFLAGS) -Wno-ignored-qualifiers -shared \

@@ -34,6 +34,7 @@
 #include <traceevent/event-parse.h>
 
 extern "C" {
+#include "lbr-field.h"
 #include "ret-value.h"
 }
 
@@ -88,7 +89,7 @@ static unsigned long long field_val(tep_event *ev, tep_record *rec, const char *
 {
 	unsigned long long v;
 
-	if (!tep_find_field(ev, name) || tep_get_field_val(nullptr, ev, name, rec, &v, 0))
+	if (lbr_field__val(ev, rec, name, &v))
 		return def;
 	return v;
 }
@@ -126,7 +127,7 @@ static std::string describe(int sd, const kshark_entry *e)
 	rec = in && snap ? tracecmd_read_at(in, e->offset, &cpu) : nullptr;
 	if (!rec)
 		return "the snapshot record cannot be read";
-	p = (const unsigned char *)tep_get_field_raw(nullptr, snap, "hook", rec, &len, 0);
+	p = (const unsigned char *)lbr_field__raw(snap, rec, "hook", &len);
 	out = p && len > 0 ? std::string((const char *)p, strnlen((const char *)p, len)) : "?";
 	/* files from before typed return values hold a signed value in every snapshot */
 	kind = field_val(snap, rec, "ret_kind", LBRSNAP_RET_SIGNED);
@@ -141,7 +142,7 @@ static std::string describe(int sd, const kshark_entry *e)
 	out += trimmed_line(field_val(snap, rec, "trimmed", 0), "entries");
 	/* entries left after trimming keep their index in the snapshot */
 	int first = field_val(snap, rec, "trimmed", 0);
-	p = (const unsigned char *)tep_get_field_raw(nullptr, snap, "entries", rec, &len, 0);
+	p = (const unsigned char *)lbr_field__raw(snap, rec, "entries", &len);
 	for (int i = 0; p && i < len / LBR_ENTRY_SIZE; i++, p += LBR_ENTRY_SIZE) {
 		snprintf(line, sizeof(line), "%2d  ", first + i);
 		out += line + sym(tep, tep_read_number(tep, p, 8)) + "  ->  " +
@@ -158,7 +159,7 @@ static std::string describe(int sd, const kshark_entry *e)
 	if (next && next->ts == rec->ts) {
 		out += "\nkernel stack (innermost first):\n";
 		out += trimmed_line(field_val(stack, next, "trimmed", 0), "frames");
-		p = (const unsigned char *)tep_get_field_raw(nullptr, stack, "ips", next, &len, 0);
+		p = (const unsigned char *)lbr_field__raw(stack, next, "ips", &len);
 		for (int i = 0; p && i < len / 8; i++, p += 8)
 			out += "    " + sym(tep, tep_read_number(tep, p, 8)) + "\n";
 	}

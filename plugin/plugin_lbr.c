@@ -9,15 +9,16 @@
  *
  * Loaded by trace-cmd, KernelShark and perf. perf links libtraceevent statically and
  * exports only part of its API to plugins, so this file calls only tep_find_field,
- * tep_find_function, tep_find_function_address, tep_get_field_raw, tep_get_field_val,
- * tep_read_number, tep_(un)register_event_handler, tep_plugin_add/remove_options and
- * trace_seq_printf/puts. It is built without
+ * tep_find_function, tep_find_function_address, tep_read_number (fields are read through
+ * lbr-field.c, bounded by the record), tep_(un)register_event_handler,
+ * tep_plugin_add/remove_options and trace_seq_printf/puts. It is built without
  * -ltraceevent so that those symbols bind to the host that loads it. One line per event:
  * KernelShark squeezes an event's output into one cell.
  */
 #include <stdint.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+#include "lbr-field.h"
 #include "ret-value.h"
 
 #define LBR_SYSTEM "lbr"
@@ -73,7 +74,7 @@ static const char *get_str(struct trace_seq *s, struct tep_event *ev, struct tep
 			   const char *name)
 {
 	int len = 0;
-	const char *str = tep_get_field_raw(s, ev, name, r, &len, 0);
+	const char *str = lbr_field__raw(ev, r, name, &len);
 
 	return str && len > 0 && !str[len - 1] ? str : "?";
 }
@@ -83,7 +84,7 @@ static unsigned long long get_val(struct trace_seq *s, struct tep_event *ev,
 {
 	unsigned long long v = 0;
 
-	tep_get_field_val(s, ev, name, r, &v, 0);
+	lbr_field__val(ev, r, name, &v);
 	return v;
 }
 
@@ -91,11 +92,10 @@ static unsigned long long get_val(struct trace_seq *s, struct tep_event *ev,
 static const unsigned char *get_array(struct trace_seq *s, struct tep_event *ev,
 				      struct tep_record *r, const char *name, int el, int *n)
 {
-	const unsigned char *p = NULL;
+	const unsigned char *p;
 	int len = 0;
 
-	if (tep_find_field(ev, name))
-		p = tep_get_field_raw(s, ev, name, r, &len, 0);
+	p = lbr_field__raw(ev, r, name, &len);
 	*n = p ? len / el : 0;
 	return *n ? p : NULL;
 }

@@ -53,7 +53,8 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 
 	if (size < sizeof(*ev))
 		return -EINVAL;
-	if (ev->nr_branches > LBRSNAP_MAX_BRANCHES || ev->nr_stack > LBRSNAP_MAX_STACK)
+	if (ev->nr_branches > LBRSNAP_MAX_BRANCHES || ev->nr_stack > LBRSNAP_MAX_STACK ||
+	    ev->cpu >= LBRFILE_MAX_CPUS)
 		return -EINVAL;
 	if (lbrsnap_event_size(ev->nr_branches, ev->nr_stack) > size)
 		return -EINVAL;
@@ -236,7 +237,8 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		return 0;
 	}
 	case LBRFILE_SEC_RECORD:
-		if (lbr_record__parse(p, sec->size, &rec))
+		/* writers put each ATTACH before its records; readers index tables by ap */
+		if (lbr_record__parse(p, sec->size, &rec) || rec.ev->ap >= f->nr_aps)
 			return -EINVAL;
 		err = grow((void **)&f->recs, &cap->recs, f->nr_recs, sizeof(*f->recs));
 		if (err)
@@ -320,6 +322,8 @@ static void merge_gaps(struct lbrfile *f)
 {
 	size_t i, n = 0;
 
+	if (!f->nr_gaps)
+		return;		/* no array at all: qsort() must not see NULL */
 	qsort(f->gaps, f->nr_gaps, sizeof(*f->gaps), gap_cmp);
 	for (i = 0; i < f->nr_gaps; i++) {
 		struct lbrfile_lbr_gap *last = n ? &f->gaps[n - 1] : NULL, *g = &f->gaps[i];
@@ -531,7 +535,9 @@ int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void
 	int err;
 
 	if (sorted != f->by_time) {
-		qsort(f->recs, f->nr_recs, sizeof(*f->recs), sorted ? rec_cmp_time : rec_cmp_off);
+		if (f->nr_recs)		/* a capture without records has no array */
+			qsort(f->recs, f->nr_recs, sizeof(*f->recs),
+			      sorted ? rec_cmp_time : rec_cmp_off);
 		f->by_time = sorted;
 	}
 	for (i = 0; i < f->nr_recs; i++) {

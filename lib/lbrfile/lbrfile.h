@@ -40,6 +40,11 @@
 
 #define LBRFILE_MAGIC "LBRSNAP1"
 #define LBRFILE_VERSION 3
+/*
+ * The largest CPU number a record may carry (the kernel's CONFIG_NR_CPUS limit): readers
+ * size per-CPU tables from it, so a larger one is a damaged record.
+ */
+#define LBRFILE_MAX_CPUS 8192
 
 enum lbrfile_section_type {
 	LBRFILE_SEC_META = 1,

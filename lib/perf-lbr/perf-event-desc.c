@@ -20,8 +20,10 @@ size_t perf_feat__string_size(const char *s)
 size_t perf_feat__put_string(void *buf, const char *s)
 {
 	size_t len = ALIGN(strlen(s) + 1, 8);
+	__u32 len32 = len;
 
-	*(__u32 *)buf = len;
+	/* buf follows the recorded entries, which need not leave it 4-byte aligned */
+	memcpy(buf, &len32, 4);
 	memset((char *)buf + 4, 0, len);
 	memcpy((char *)buf + 4, s, strlen(s));
 	return 4 + len;
@@ -64,6 +66,10 @@ int perf_lbr__event_desc(const struct perf_lbr *pl, const void *orig, size_t ori
 			return -EINVAL;
 		memcpy(&nr, orig, 4);
 		memcpy(&attr_size, (const char *)orig + 4, 4);
+		/* the output is sized from attr_size: bound it (and nr) by what the file holds */
+		if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > 4096 ||
+		    nr > (orig_len - 8) / (attr_size + 8))
+			return -EINVAL;
 	}
 	len = orig ? orig_len : 8;
 	for (i = 0; i < perf_lbr__nr_events(pl); i++)
@@ -83,11 +89,12 @@ int perf_lbr__event_desc(const struct perf_lbr *pl, const void *orig, size_t ori
 	for (i = 0; i < perf_lbr__nr_events(pl); i++) {
 		struct perf_event_attr a = *perf_lbr__attr(pl, i);
 		__u64 id = perf_lbr__id(pl, i);
+		__u32 one = 1;
 
 		a.size = attr_size;
 		memcpy(d + pos, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
 		pos += attr_size;
-		*(__u32 *)(d + pos) = 1;
+		memcpy(d + pos, &one, 4);
 		pos += 4;
 		pos += perf_feat__put_string(d + pos, perf_lbr__name(pl, i));
 		memcpy(d + pos, &id, 8);

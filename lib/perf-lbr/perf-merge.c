@@ -300,7 +300,8 @@ static bool tid_known(__u32 tid, void *ctx)
 {
 	struct merge *m = ctx;
 
-	return bsearch(&tid, m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
+	/* a recording without COMM records has no array: bsearch() must not see NULL */
+	return m->nr_tids && bsearch(&tid, m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
 }
 
 /* First pass: the threads the recording already names, so their COMMs stay perf's own. */
@@ -322,7 +323,8 @@ static int collect_tids(struct merge *m)
 		}
 		m->tids[m->nr_tids++] = ((const __u32 *)(h + 1))[1];
 	}
-	qsort(m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
+	if (m->nr_tids)		/* no array without samples */
+		qsort(m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
 	merge_rewind(m);
 	return ret;
 }

@@ -218,12 +218,15 @@ static int td_need(size_t pos, size_t want, size_t len)
 
 static void td_scan_ids(const char *text, size_t len, __u32 *max_id)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = text + len, *d;
 	unsigned long id;
 
 	while (p < end && (p = memmem(p, end - p, "ID: ", 4))) {
 		if (p == text || p[-1] == '\n') {
-			id = strtoul(p + 4, NULL, 10);
+			/* the text is not NUL-terminated: no strtoul(), digits up to end only */
+			for (id = 0, d = p + 4; d < end && *d >= '0' && *d <= '9' &&
+			     id < (1UL << 31); d++)
+				id = id * 10 + (*d - '0');
 			if (id > *max_id && id < (1UL << 31))
 				*max_id = id;
 		}

@@ -5,6 +5,7 @@
  * a u16), so a multi-GB file is never held in memory.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 struct perf_reader {
 	int fd;
 	char *path;
+	__u64 file_size;
 	struct perf_file_header hdr;
 	size_t attr_bytes;
 	struct perf_file_attr *attrs;
@@ -30,6 +32,12 @@ struct perf_reader {
 	__u64 buf_off;		/* file offset of buf[0] */
 	__u64 rec_off;		/* file offset of the record returned last */
 };
+
+/* Whether [off, off + size) lies inside the file: checked before anything is sized from it. */
+static bool in_file(const struct perf_reader *r, __u64 off, __u64 size)
+{
+	return off <= r->file_size && size <= r->file_size - off;
+}
 
 static int read_full(int fd, void *buf, size_t len, __u64 off)
 {
@@ -58,7 +66,7 @@ static int read_attrs(struct perf_reader *r)
 	int err;
 
 	if (h->attr_size < 16 + PERF_ATTR_SIZE_VER0 || h->attr_size > 16 + 4096 ||
-	    h->attrs.size % h->attr_size) {
+	    h->attrs.size % h->attr_size || !in_file(r, h->attrs.offset, h->attrs.size)) {
 		fprintf(stderr, "%s: bad attribute size %llu in the header\n", r->path,
 			(unsigned long long)h->attr_size);
 		return -EINVAL;
@@ -84,7 +92,7 @@ static int read_attrs(struct perf_reader *r)
 		memcpy(&a->attr, raw, r->attr_bytes < sizeof(a->attr) ? r->attr_bytes :
 		       sizeof(a->attr));
 		memcpy(&ids, raw + r->attr_bytes, sizeof(ids));
-		if (ids.size % 8 || ids.size > (1 << 24)) {
+		if (ids.size % 8 || ids.size > (1 << 24) || !in_file(r, ids.offset, ids.size)) {
 			err = -EINVAL;
 			goto cleanup;
 		}
@@ -141,8 +149,13 @@ int perf_reader__open(const char *path, struct perf_reader **out)
 		err = -EINVAL;
 		goto cleanup;
 	}
-	if (fstat(r->fd, &st) == 0 && (r->hdr.data.offset > (__u64)st.st_size ||
-					r->hdr.data.size > (__u64)st.st_size - r->hdr.data.offset)) {
+	if (fstat(r->fd, &st)) {
+		err = -errno;
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		goto cleanup;
+	}
+	r->file_size = st.st_size;
+	if (!in_file(r, r->hdr.data.offset, r->hdr.data.size)) {
 		fprintf(stderr, "%s: truncated: the data section ends after the end of the file\n",
 			path);
 		err = -EINVAL;
@@ -207,7 +220,7 @@ int perf_reader__feature(struct perf_reader *r, int bit, void **data, size_t *le
 	for (i = 0; i < bit; i++)
 		idx += perf_feat__test(r->hdr.features, i);
 	err = read_full(r->fd, &sec, sizeof(sec), table + idx * sizeof(sec));
-	if (!err && sec.size > (1ULL << 31))
+	if (!err && (sec.size > (1ULL << 31) || !in_file(r, sec.offset, sec.size)))
 		err = -EFBIG;
 	if (err) {
 		fprintf(stderr, "%s: cannot read header feature %d: %s\n", r->path, bit,
@@ -285,7 +298,8 @@ int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev
 		return 0;
 	h = (const struct perf_event_header *)(r->buf + r->buf_pos);
 	r->rec_off = r->buf_off + r->buf_pos;
-	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) ||
+	/* records are u64-aligned (the kernel pads them): another size misaligns the next */
+	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) || h->size % 8 ||
 	    h->size > r->buf_len - r->buf_pos) {
 		fprintf(stderr, "%s: broken record at offset %#llx\n", r->path,
 			(unsigned long long)r->rec_off);

@@ -181,7 +181,8 @@ int perf_writer__feature(struct perf_writer *w, int bit, const void *data, size_
 	copy = malloc(len ? len : 1);
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, data, len);
+	if (len)		/* an empty feature may come with no data at all */
+		memcpy(copy, data, len);
 	f = &w->feats[bit];
 	free(f->data);
 	f->data = copy;

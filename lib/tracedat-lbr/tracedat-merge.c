@@ -62,6 +62,9 @@ static int collect(const struct lbr_record *rec, void *ctx)
 	struct cpu_records *c;
 	unsigned int cpu = rec->ev->cpu;
 
+	/* lbr_record__parse() bounds cpu, so cpu + 1 cannot wrap; checked again all the same */
+	if (cpu >= LBRFILE_MAX_CPUS)
+		return -EINVAL;
 	if (cpu >= mg->nr_cap_cpus) {
 		struct cpu_records *n = realloc(mg->cpus, (cpu + 1) * sizeof(*n));
 

@@ -18,6 +18,8 @@
 #include "tracedat-input.h"
 
 #define SEC_FL_COMPRESS	1
+/* The kernel's CONFIG_NR_CPUS limit: per-CPU tables are sized from the count. */
+#define MAX_CPUS	8192
 
 struct cursor {
 	const unsigned char *p;
@@ -89,6 +91,12 @@ static const char *get_str(struct cursor *c)
 	return s;
 }
 
+/* Bytes left under the cursor: a count of items of at least min bytes each must fit. */
+static bool count_fits(const struct cursor *c, __u64 n, size_t min)
+{
+	return !c->bad && c->off <= c->len && n <= (c->len - c->off) / min;
+}
+
 static int get_blob(struct cursor *c, size_t size_bytes, struct tracedat_blob *b)
 {
 	__u64 len = get_n(c, size_bytes);
@@ -116,7 +124,7 @@ static int read_ftrace(struct cursor *c, struct tracedat_meta *m)
 	__u32 n = get_n(c, 4);
 	__u32 i;
 
-	if (c->bad || n > c->len)
+	if (!count_fits(c, n, 8))
 		return -EINVAL;
 	m->ftrace = calloc(n ? n : 1, sizeof(*m->ftrace));
 	if (!m->ftrace)
@@ -134,7 +142,8 @@ static int read_systems(struct cursor *c, struct tracedat_meta *m)
 	struct tracedat_system *sys;
 	__u32 i, j, n;
 
-	if (c->bad || nsys > c->len)
+	/* a system is at least a name terminator and a count */
+	if (!count_fits(c, nsys, 5))
 		return -EINVAL;
 	m->systems = calloc(nsys ? nsys : 1, sizeof(*m->systems));
 	if (!m->systems)
@@ -143,7 +152,7 @@ static int read_systems(struct cursor *c, struct tracedat_meta *m)
 		const char *name = get_str(c);
 
 		n = get_n(c, 4);
-		if (!name || c->bad || n > c->len)
+		if (!name || !count_fits(c, n, 8))
 			return -EINVAL;
 		sys = &m->systems[m->nr_systems++];
 		sys->name = strdup(name);
@@ -233,13 +242,15 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 			if (version == 7 && o.len - o.off >= 8) {
 				get_n(&o, 4);	/* page size */
 				size = get_n(&o, 4);
-				if (size > m->nr_cpus && size < 4096)
+				if (size > m->nr_cpus && size <= MAX_CPUS)
 					m->nr_cpus = size;
 			}
 			continue;
 		}
 		if (id == TRACEDAT_OPT_CPUCOUNT && size >= 4) {
 			m->nr_cpus = get_n(&o, 4);
+			if (m->nr_cpus > MAX_CPUS)
+				return fail(in, "CPU count %u is out of range", m->nr_cpus);
 			continue;
 		}
 		/* as libtracecmd reads them: ASCII numbers, DATE in microseconds */
@@ -330,6 +341,8 @@ static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 	    get_blob(c, 8, &m->cmdlines))
 		return fail(in, "truncated or damaged headers");
 	m->nr_cpus = get_n(c, 4);
+	if (m->nr_cpus > MAX_CPUS)
+		return fail(in, "CPU count %u is out of range", m->nr_cpus);
 	tag = take(c, 10);
 	if (!tag)
 		return fail(in, "truncated after the CPU count");
@@ -490,7 +503,7 @@ int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
 				ret = -ENOMEM;
 		}
 	}
-	if (!ret && !m->nr_cpus)
+	if (!ret && (!m->nr_cpus || m->nr_cpus > MAX_CPUS))
 		ret = fail(&in, "no CPU count");
 cleanup:
 	free(in.top_clock);

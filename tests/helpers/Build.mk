@@ -7,7 +7,10 @@ $(OUT)/tests/helpers/syscall-load: $(OUT)/tests/helpers/syscall-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
-# Static: guests exec it through 9p, where every shared library costs a round trip.
+# Static: guests exec it through 9p, where every shared library costs a round trip. The
+# sanitizers' runtimes do not link statically: it is built without them in every tree.
+$(OUT)/tests/helpers/ret-load: SAN_CFLAGS :=
+$(OUT)/tests/helpers/ret-load: SAN_LDFLAGS :=
 $(OUT)/tests/helpers/ret-load: $(OUT)/tests/helpers/ret-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -static -o $@ $^

@@ -210,10 +210,12 @@ static void check_fexit_sample(const __u64 *p, bool keep_all)
 	const __u64 *tracing;
 	const char *ret;
 	unsigned int len;
+	__s64 ret_val;
 
 	CU_ASSERT(p[1] == 0xffffffff81000100 && p[3] == 5000 && p[5] == 1);
 	CU_ASSERT((4 + raw_size) % 8 == 0);
-	CU_ASSERT(*(const __s64 *)(raw + 8) == -2);
+	memcpy(&ret_val, raw + 8, 8);	/* RAW starts 4 bytes into a u64: unaligned */
+	CU_ASSERT(ret_val == -2);
 	CU_ASSERT(*(const __u16 *)(raw + 36) == 2);		/* nr_branches: all captured */
 	CU_ASSERT(*(const __u16 *)(raw + 40) == 1);		/* trim_branches */
 	CU_ASSERT(*(const __u8 *)(raw + 56) == LBRSNAP_RET_SIGNED);
