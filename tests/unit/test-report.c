@@ -102,17 +102,19 @@ static void rec_init(struct rec_buf *r, __u64 time_ns, __u32 ap, __u32 cpu, __u3
 	memcpy(r->ev.comm, comm, n < LBRSNAP_COMM_LEN ? n : LBRSNAP_COMM_LEN);
 }
 
+/* The attach points of both synthetic captures */
+static const struct lbr_attach_point fexit = {
+	.id = 0, .kind = LBRSNAP_KIND_FEXIT, .flags = LBRFILE_AP_HAS_RET,
+	.ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .ret_type = "int",
+	.spec = "fexit:do_sys_openat2", .target = "do_sys_openat2",
+};
+static const struct lbr_attach_point rawtp = {
+	.id = 1, .kind = LBRSNAP_KIND_RAW_TP,
+	.spec = "raw_tp:sched_switch", .target = "sched_switch",
+};
+
 static int write_capture(const char *path)
 {
-	struct lbr_attach_point fexit = {
-		.id = 0, .kind = LBRSNAP_KIND_FEXIT, .flags = LBRFILE_AP_HAS_RET,
-		.ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .ret_type = "int",
-		.spec = "fexit:do_sys_openat2", .target = "do_sys_openat2",
-	};
-	struct lbr_attach_point rawtp = {
-		.id = 1, .kind = LBRSNAP_KIND_RAW_TP,
-		.spec = "raw_tp:sched_switch", .target = "sched_switch",
-	};
 	struct lbrfile_writer *w;
 	struct rec_buf r;
 	int err;
@@ -693,15 +695,6 @@ static void group_stack(struct rec_buf *r, __u64 prog_off, __u64 sched_off, __u6
 /* The grouping capture with the kernel loaded at shift; kallsyms_text is remade for it. */
 static int write_group_capture(const char *path, __u64 shift)
 {
-	struct lbr_attach_point fexit = {
-		.id = 0, .kind = LBRSNAP_KIND_FEXIT, .flags = LBRFILE_AP_HAS_RET,
-		.ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .ret_type = "int",
-		.spec = "fexit:do_sys_openat2", .target = "do_sys_openat2",
-	};
-	struct lbr_attach_point rawtp = {
-		.id = 1, .kind = LBRSNAP_KIND_RAW_TP,
-		.spec = "raw_tp:sched_switch", .target = "sched_switch",
-	};
 	struct lbrfile_writer *w;
 	struct rec_buf r;
 	int i, err;
