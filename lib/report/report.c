@@ -43,8 +43,8 @@ static const char *const loss_keys[LBRSNAP_LOSS__MAX] = {
 static const char *const loss_texts[LBRSNAP_LOSS__MAX] = {
 	[LBRSNAP_LOSS_RINGBUF] = "ring buffer full: %llu record%s lost",
 	[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused: %llu record%s kept without branches",
-	[LBRSNAP_LOSS_RECURSION] = "program already running: %llu invocation%s skipped by the "
-				   "kernel",
+	[LBRSNAP_LOSS_RECURSION] =
+		"program already running: %llu invocation%s skipped by the kernel",
 	[LBRSNAP_LOSS_UNREAD] = "submitted but never read: %llu record%s missing from the file",
 };
 

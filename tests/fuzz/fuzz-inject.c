@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(out, sizeof(out), "/dev/shm/lbrsnap-fuzz-%d.data", getpid());
 		snprintf(ks, sizeof(ks), "/dev/shm/lbrsnap-fuzz-%d.kallsyms", getpid());
 	}
-	perf_merge(fuzz_file__write(data, size), FUZZ_CAPTURE, out, ks, false);
+	perf_merge(fuzz_file__write(data, size), FUZZ_CAPTURE, out, ks, false, NULL);
 	remove(out);
 	remove(ks);
 	return 0;
