@@ -9,6 +9,7 @@
  * two files are merged (perf-merge.c). Ctrl-C reaches perf through the terminal's process
  * group; perf ends its recording and we finish after it.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +159,13 @@ int perf_record_main(int argc, char **argv)
 	so.output = cap;
 	so.argv = pargv;
 	so.follow = a.follow;
-	if (record_session__run(&so, &res))
+	ret = record_session__run(&so, &res);
+	if (ret) {
+		/* a bad --filter is a usage error, found before anything was attached */
+		ret = ret == -EBADMSG ? 2 : 1;
 		goto cleanup;
+	}
+	ret = 1;
 	perf_rc = !res.exited ? 1 : WIFEXITED(res.status) ? WEXITSTATUS(res.status) :
 		  128 + WTERMSIG(res.status);
 	/* perf record exits with its command's status: its file tells whether it worked */

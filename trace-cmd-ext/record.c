@@ -49,8 +49,6 @@ static const char record_usage[] =
 struct record_args {
 	const char **tc_argv;		/* trace-cmd record argv, NULL-terminated */
 	int tc_argc;
-	const char **events;
-	size_t nr_events;
 	struct capture_opts opts;
 	const char *output;
 	const char *trace_cmd;
@@ -123,8 +121,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	int i, err = 0;
 
 	a->tc_argv = calloc(argc + 8, sizeof(*a->tc_argv));
-	a->events = calloc(argc, sizeof(*a->events));
-	if (!a->tc_argv || !a->events)
+	if (!a->tc_argv)
 		return -ENOMEM;
 	a->output = "trace.dat";
 	a->trace_cmd = getenv("TRACE_CMD") ?: "trace-cmd";
@@ -139,7 +136,8 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		} else if ((m = long_value(argc, argv, &i, "--lbr", &v))) {
 			err = m < 0 ? m : 0;
 			if (!err)
-				a->events[a->nr_events++] = v;
+				err = capture_opts__parse(&a->opts, 'e', v,
+							  "trace-cmd-lbr record") < 0 ? -EINVAL : 0;
 		} else if (!strcmp(o, "-o")) {
 			err = take_value(argc, argv, &i, &a->output);
 		} else if ((m = long_value(argc, argv, &i, "--output", &a->output))) {
@@ -178,12 +176,10 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	}
 	if (err)
 		return err;
-	if (!a->nr_events) {
+	if (!a->opts.nr_events) {
 		fprintf(stderr, "trace-cmd-lbr record: no --lbr SPEC given\n%s", record_usage);
 		return -EINVAL;
 	}
-	a->opts.events = a->events;
-	a->opts.nr_events = a->nr_events;
 	a->tc_argv[a->tc_argc++] = "-C";
 	a->tc_argv[a->tc_argc++] = "mono";
 	a->tc_argv[a->tc_argc++] = "-o";
@@ -220,7 +216,7 @@ int lbr__record(int argc, char **argv)
 	i = parse_args(argc, argv, &a);
 	if (i) {
 		free(a.tc_argv);
-		free(a.events);
+		capture_opts__free(&a.opts);
 		return i > 0 ? 0 : 129;
 	}
 	if (make_workdir(a.output, dir, sizeof(dir))) {
@@ -235,8 +231,12 @@ int lbr__record(int argc, char **argv)
 	so.output = cap;
 	so.argv = (char *const *)a.tc_argv;
 	so.follow = a.follow;
-	if (record_session__run(&so, &res))
+	i = record_session__run(&so, &res);
+	if (i) {
+		/* a bad --filter is a usage error, found before anything was attached */
+		ret = i == -EBADMSG ? 2 : 1;
 		goto cleanup;
+	}
 	if (access(rec, R_OK)) {
 		fprintf(stderr, "trace-cmd-lbr record: trace-cmd record wrote no file (%s %d)\n",
 			WIFEXITED(res.status) ? "exit status" : "signal",
@@ -262,6 +262,6 @@ cleanup:
 	}
 cleanup_args:
 	free(a.tc_argv);
-	free(a.events);
+	capture_opts__free(&a.opts);
 	return ret;
 }

@@ -66,7 +66,8 @@ static int add_filter(struct capture_opts *o, const char *expr, const char *who)
 	char **fl = (char **)o->filters, *joined;
 
 	if (!o->nr_events) {
-		fprintf(stderr, "%s: --filter '%s' needs an -e before it\n", who, expr);
+		fprintf(stderr, "%s: --filter '%s' comes after the attach point it filters\n",
+			who, expr);
 		return -EINVAL;
 	}
 	if (fl[o->nr_events - 1]) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "perf-data.h"
 #include "perf-data-reader.h"
+#include "perf-unzip.h"
 
 #define READ_BUF_SIZE	(1 << 20)
 
@@ -284,7 +285,11 @@ int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev
 	const struct perf_event_header *h;
 	int err;
 
-	if (r->buf_len - r->buf_pos < sizeof(*h) ||
+	/*
+	 * perf pads records to 8 bytes but not PERF_RECORD_COMPRESSED ones (perf record -z):
+	 * refilling moves the rest to the start of the buffer, which aligns the next header.
+	 */
+	if (r->buf_pos % 8 || r->buf_len - r->buf_pos < sizeof(*h) ||
 	    r->buf_len - r->buf_pos < ((struct perf_event_header *)
 				       (r->buf + r->buf_pos))->size) {
 		err = refill(r);
@@ -298,8 +303,9 @@ int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev
 		return 0;
 	h = (const struct perf_event_header *)(r->buf + r->buf_pos);
 	r->rec_off = r->buf_off + r->buf_pos;
-	/* records are u64-aligned (the kernel pads them): another size misaligns the next */
-	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) || h->size % 8 ||
+	/* records are u64-aligned (the kernel pads them), but for perf's compressed ones */
+	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) ||
+	    (h->size % 8 && h->type != PERF_RECORD_COMPRESSED) ||
 	    h->size > r->buf_len - r->buf_pos) {
 		fprintf(stderr, "%s: broken record at offset %#llx\n", r->path,
 			(unsigned long long)r->rec_off);

@@ -213,7 +213,7 @@ static int add_cmdlines(struct merge *mg)
 	for (i = 0; i < n; i++) {
 		if (i && refs[i].tid == refs[i - 1].tid)
 			continue;
-		if (bsearch(&refs[i].tid, known, nr_known, sizeof(*known), cmp_u32))
+		if (nr_known && bsearch(&refs[i].tid, known, nr_known, sizeof(*known), cmp_u32))
 			continue;
 		refs[nr_new++] = refs[i];
 	}

@@ -14,5 +14,8 @@ $(OUT)/tests/bench/bench-run: $(OUT)/tests/bench/bench-run.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
+# built with everything else: make check runs each section briefly (tests/host/t-bench-smoke)
+ALL_TARGETS += $(BENCH_BINS) $(BENCH_OBJS)
+
 bench: all $(BENCH_BINS) $(BENCH_OBJS)
 	$(Q)./tests/bench/run-bench
