@@ -55,7 +55,8 @@ int perf_unzip__feed(struct perf_unzip *u, const struct perf_event_header *comp)
 	char *n;
 
 	/* the incomplete record, if any, moves to the front */
-	memmove(u->buf, u->buf + u->pos, u->len - u->pos);
+	if (u->len > u->pos)
+		memmove(u->buf, u->buf + u->pos, u->len - u->pos);
 	u->len -= u->pos;
 	u->pos = 0;
 	while (in.pos < in.size) {

@@ -211,6 +211,7 @@ static void check_fexit_sample(const __u64 *p, bool keep_all)
 	const char *ret;
 	unsigned int len;
 	__s64 ret_val;
+	__u64 tr[3];
 
 	CU_ASSERT(p[1] == 0xffffffff81000100 && p[3] == 5000 && p[5] == 1);
 	CU_ASSERT((4 + raw_size) % 8 == 0);
@@ -231,7 +232,9 @@ static void check_fexit_sample(const __u64 *p, bool keep_all)
 		return;
 	}
 	raw_loc(raw, 44, &len);
-	CU_ASSERT(len == 24 && tracing[0] == 0xffffffffa0001010 && tracing[2] == 0x4000a2);
+	CU_ASSERT_FATAL(len == 24);
+	memcpy(tr, tracing, sizeof(tr));	/* RAW's arrays are not 8-byte aligned */
+	CU_ASSERT(tr[0] == 0xffffffffa0001010 && tr[2] == 0x4000a2);
 	CU_ASSERT(br[0] == 1 && br[1] == 0xffffffff81000210 && br[2] == 0xffffffff81000100);
 }
 
