@@ -174,6 +174,12 @@ enum lbrsnap_loss {
 	LBRSNAP_LOSS__MAX,
 };
 
+/* Whether invocations counted under cause have no record: a clobbered one is kept. */
+static inline int lbrsnap_loss__drops_record(unsigned int cause)
+{
+	return cause != LBRSNAP_LOSS_CLOBBERED;
+}
+
 struct lbrsnap_branch {
 	__u64 from;
 	__u64 to;

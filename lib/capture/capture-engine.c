@@ -722,8 +722,12 @@ int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run
 
 __u64 capture_stats__lost(const struct capture_stats *st)
 {
-	return st->lost[LBRSNAP_LOSS_RINGBUF] + st->lost[LBRSNAP_LOSS_RECURSION] +
-	       st->lost[LBRSNAP_LOSS_UNREAD];
+	__u64 n = 0;
+	int c;
+
+	for (c = 0; c < LBRSNAP_LOSS__MAX; c++)
+		n += lbrsnap_loss__drops_record(c) ? st->lost[c] : 0;
+	return n;
 }
 
 void capture_stats__print(const struct capture_stats *st, const char *who, FILE *out)

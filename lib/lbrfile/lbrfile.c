@@ -455,6 +455,16 @@ const struct lbr_attach_point *lbrfile__attach(const struct lbrfile *f, __u32 id
 	return id < f->nr_aps ? &f->aps[id] : NULL;
 }
 
+__u64 lbrfile__lost(const struct lbrfile *f, __u32 ap)
+{
+	__u64 n = 0;
+	int c;
+
+	for (c = 0; c < LBRSNAP_LOSS__MAX; c++)
+		n += lbrsnap_loss__drops_record(c) ? lbrfile__loss(f, ap, c) : 0;
+	return n;
+}
+
 __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause)
 {
 	__u64 sum = 0;

@@ -195,6 +195,8 @@ const char *lbrfile__meta(const struct lbrfile *f, const char *key);	/* NULL if 
 size_t lbrfile__nr_attach(const struct lbrfile *f);
 const struct lbr_attach_point *lbrfile__attach(const struct lbrfile *f, __u32 id);
 __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause);
+/* Invocations of attach point ap that have no record (every cause but a clobbered slot). */
+__u64 lbrfile__lost(const struct lbrfile *f, __u32 ap);
 __u64 lbrfile__nr_records(const struct lbrfile *f);
 const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len);	/* NULL if absent */
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f);	/* NULL if absent */

@@ -574,15 +574,15 @@ static int emit_record(const struct lbr_record *rec, void *ctx)
 
 static int emit_losses(struct perf_lbr *pl)
 {
-	static const enum lbrsnap_loss causes[] = { LBRSNAP_LOSS_RINGBUF, LBRSNAP_LOSS_RECURSION };
-	size_t i, c, n;
+	size_t i, n;
+	int c;
 	__u64 count;
 	int err;
 
-	/* clobbered records were kept (flag in their raw data), so only these are lost */
+	/* clobbered records were kept (flag in their raw data): every other cause is lost */
 	for (i = 0; i < pl->nr_evs; i++) {
-		for (c = 0; c < sizeof(causes) / sizeof(causes[0]); c++) {
-			count = lbrfile__loss(pl->cap, i, causes[c]);
+		for (c = 0; c < LBRSNAP_LOSS__MAX; c++) {
+			count = lbrsnap_loss__drops_record(c) ? lbrfile__loss(pl->cap, i, c) : 0;
 			if (!count)
 				continue;
 			pl->buf[1] = pl->evs[i].id;

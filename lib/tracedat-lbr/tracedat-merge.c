@@ -91,7 +91,7 @@ static int collect(const struct lbr_record *rec, void *ctx)
 static int open_capture(struct merge *mg, const char *path)
 {
 	const char *clock;
-	unsigned int ap, cause;
+	unsigned int ap;
 	int err;
 
 	err = lbrfile__open(path, &mg->cap);
@@ -106,8 +106,7 @@ static int open_capture(struct merge *mg, const char *path)
 	if (err)
 		return fail(mg, err, "%s: damaged capture: %s", path, strerror(-err));
 	for (ap = 0; ap < lbrfile__nr_attach(mg->cap); ap++) {
-		for (cause = 0; cause < LBRSNAP_LOSS__MAX; cause++)
-			mg->st->lbr_lost += lbrfile__loss(mg->cap, ap, cause);
+		mg->st->lbr_lost += lbrfile__lost(mg->cap, ap);
 	}
 	return 0;
 }
