@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arg-filter.h"
-#include "capture-opts.h"
+#include "ret-value.h"
 #include "syscall-table.h"
 
 enum tok_kind { T_END, T_NAME, T_NUM, T_STR, T_OP };
@@ -215,13 +215,11 @@ static int number(struct parser *ps, bool syscall, const char *enums, __s64 *v)
 	}
 	neg = tok[0] == '-';
 	if (tok[neg] == 'E' && isupper((unsigned char)tok[neg + 1])) {
-		char arg[66];
+		int err = lbr_errno__from_name(tok + neg);
 
-		snprintf(arg, sizeof(arg), "-%s", tok + neg);
-		if (capture_opts__parse_ret(arg, v))
+		if (!err)
 			return fail(ps, "unknown errno name");
-		if (!neg)
-			*v = -*v;
+		*v = neg ? -err : err;
 		return 0;
 	}
 	if (ps->kind != T_NUM)

@@ -93,15 +93,11 @@ int capture_opts__parse_ret(const char *arg, __s64 *ret)
 		return 0;
 	}
 	if (arg[0] == '-' && arg[1] == 'E') {
-		for (e = 1; e <= LBR_MAX_ERRNO; e++) {
-			const char *name = lbr_errno__name(e);
-
-			if (name && !strcmp(name, arg + 1)) {
-				*ret = -e;
-				return 0;
-			}
-		}
-		return -EINVAL;
+		e = lbr_errno__from_name(arg + 1);
+		if (!e)
+			return -EINVAL;
+		*ret = -e;
+		return 0;
 	}
 	errno = 0;
 	*ret = strtoll(arg, &end, 0);

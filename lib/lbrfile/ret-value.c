@@ -27,6 +27,19 @@ const char *lbr_errno__name(int err)
 	return strerrorname_np(err);
 }
 
+int lbr_errno__from_name(const char *name)
+{
+	const char *n;
+	int err;
+
+	for (err = 1; err <= LBR_MAX_ERRNO; err++) {
+		n = lbr_errno__name(err);
+		if (n && !strcmp(n, name))
+			return err;
+	}
+	return 0;
+}
+
 int lbr_ret__errno(enum lbrsnap_ret_kind kind, __s64 value)
 {
 	switch (kind) {

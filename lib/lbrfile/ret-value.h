@@ -40,5 +40,7 @@ const char *lbr_ret__kind_name(enum lbrsnap_ret_kind kind);
  * NULL when err has none.
  */
 const char *lbr_errno__name(int err);
+/* The errno a name stands for ("EEXIST": 17), kernel-internal ones included; 0 if none. */
+int lbr_errno__from_name(const char *name);
 
 #endif /* LBRSNAP_RET_VALUE_H */
