@@ -65,13 +65,33 @@ const volatile bool filter_ret_on;
 const volatile __s64 filter_ret;
 const volatile __u32 sample_every;
 const volatile bool want_stack;
-const volatile bool want_lbr;		/* LBR is on: reserve room for branches */
+const volatile bool want_lbr;		/* LBR is on: records carry the branches */
 const volatile __u64 wakeup_bytes;	/* wake the consumer once this much data waits */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);
 } events SEC(".maps");
+
+/* Records are built here, one buffer per nesting level of a CPU (capture.h) */
+struct lbrsnap_stage {
+	__u8 buf[LBRSNAP_STAGE_SIZE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LBRSNAP_NEST_MAX);
+	__type(key, __u32);
+	__type(value, struct lbrsnap_stage);
+} stage SEC(".maps");
+
+/* The CPU's levels in use: programs nest LIFO on a CPU, so a plain count is enough */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} nest SEC(".maps");
 
 /* Processes traced with "-- cmd": the workload and its live descendants. */
 struct {
@@ -81,10 +101,6 @@ struct {
 	__type(value, __u8);
 } follow SEC(".maps");
 
-#define BRANCHES_SIZE (LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE)
-#define STACK_SIZE (LBRSNAP_MAX_STACK * 8)
-#define HDR_SIZE sizeof(struct lbrsnap_event)
-#define ARGS_OFF (HDR_SIZE + (want_lbr ? BRANCHES_SIZE : 0) + (want_stack ? STACK_SIZE : 0))
 
 static __always_inline bool comm_matches(const char *comm)
 {
@@ -332,14 +348,17 @@ static __always_inline bool ret_wanted(__u32 kind, __s64 ret)
 
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
+	const __u32 args_size = ap_args_size[idx];
 	struct lbrsnap_slot_ctl *sc;
 	struct lbrsnap_branch *buf;
 	struct lbrsnap_event *ev;
-	__u64 t, s, done_before, pid_tgid, next;
+	__u64 t, s, done_before, pid_tgid, next, size;
 	char comm[LBRSNAP_COMM_LEN];
-	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE;
-	long lbr_ret, n;
+	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero = 0, level, nb = 0, ns = 0;
+	__u32 *depth;
+	long lbr_ret, sret;
 	__s64 ret = 0;
+	void *body;
 
 	/* Call-free but for the CPU id, branch-free: address the slot, take a ticket, snapshot */
 	cpu = bpf_get_smp_processor_id();
@@ -380,21 +399,18 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	}
 	if (!ret_wanted(kind, ret))
 		goto filtered;
-	if (sample_every > 1 &&
-	    __sync_fetch_and_add(&sample_ctl[idx].matched, 1) % sample_every) {
-		__sync_fetch_and_add(&sc->sampled_out, 1);
-		goto done;
-	}
 
-	/*
-	 * Records are reserved at their largest; without LBR that is the stack alone. The
-	 * argument block goes last, at a constant offset; user space moves it behind the stack.
-	 */
-	ev = bpf_ringbuf_reserve(&events, ARGS_OFF + ap_args_size[idx], 0);
-	if (!ev) {
-		__sync_fetch_and_add(&sc->lost_ringbuf, 1);
-		goto done;
-	}
+	depth = bpf_map_lookup_elem(&nest, &zero);
+	if (!depth)
+		goto nested;
+	level = *depth;
+	if (level >= LBRSNAP_NEST_MAX)
+		goto nested;
+	ev = bpf_map_lookup_elem(&stage, &level);
+	if (!ev)
+		goto nested;
+	*depth = level + 1;
+
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->ret = ret;
 	ev->ap = ap_id[idx];
@@ -407,53 +423,68 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	ev->nr_branches = 0;
 	ev->nr_stack = 0;
 	ev->seq = t;
+	if (args_size) {
+		fill_args(ctx, idx, (void *)(ev + 1));
+		flags |= LBRSNAP_EV_HAS_ARGS;
+		/* --filter reads the record before it costs ring buffer room or a sample */
+		if (ap_filter_on[idx] && !filter_keeps(idx, ev, (void *)(ev + 1))) {
+			*depth = level;
+			goto filtered;
+		}
+	}
+	if (sample_every > 1 &&
+	    __sync_fetch_and_add(&sample_ctl[idx].matched, 1) % sample_every) {
+		*depth = level;
+		__sync_fetch_and_add(&sc->sampled_out, 1);
+		goto done;
+	}
+
+	body = (void *)(ev + 1) + args_size;
 	if (want_lbr && lbr_ret > 0) {
-		n = lbr_ret / LBRSNAP_BRANCH_SIZE;
-		if (n > LBRSNAP_MAX_BRANCHES)
-			n = LBRSNAP_MAX_BRANCHES;
-		bpf_probe_read_kernel(ev + 1, sizeof(snap[0]), buf);
+		bpf_probe_read_kernel(body, sizeof(snap[0]), buf);
 		/* a full barrier (locked add) orders the copy before the reuse check */
 		next = __sync_fetch_and_add(&sc->next, 0);
 		if (done_before != t || next != t + 1) {
 			flags |= LBRSNAP_EV_CLOBBERED;
 			__sync_fetch_and_add(&sc->clobbered, 1);
 		} else {
-			ev->nr_branches = n;
+			nb = lbr_ret / LBRSNAP_BRANCH_SIZE;
+			if (nb > LBRSNAP_MAX_BRANCHES)
+				nb = LBRSNAP_MAX_BRANCHES;
+			ev->nr_branches = nb;
 		}
 	}
 	if (want_stack) {
-		__u32 off = want_lbr ? ev->nr_branches : 0;
-		long sret;
-
-		if (off > LBRSNAP_MAX_BRANCHES)
-			off = LBRSNAP_MAX_BRANCHES;
-		sret = bpf_get_stack(ctx, (void *)(ev + 1) + off * LBRSNAP_BRANCH_SIZE,
-				     LBRSNAP_MAX_STACK * 8, 0);
+		sret = bpf_get_stack(ctx, body + nb * LBRSNAP_BRANCH_SIZE, LBRSNAP_MAX_STACK * 8, 0);
 		if (sret < 0) {
 			ev->stack_err = sret;
 			flags |= LBRSNAP_EV_STACK_ERR;
 		} else {
-			ev->nr_stack = sret / 8;
-		}
-	}
-	if (ap_args_size[idx]) {
-		fill_args(ctx, idx, (void *)ev + ARGS_OFF);
-		flags |= LBRSNAP_EV_HAS_ARGS;
-		/* --filter reads the record: rejected ones never reach user space */
-		if (ap_filter_on[idx] && !filter_keeps(idx, ev, (void *)ev + ARGS_OFF)) {
-			bpf_ringbuf_discard(ev, 0);
-			goto filtered;
+			ns = sret / 8;
+			if (ns > LBRSNAP_MAX_STACK)
+				ns = LBRSNAP_MAX_STACK;
+			ev->nr_stack = ns;
 		}
 	}
 	ev->flags = flags;
+	size = sizeof(*ev) + args_size + nb * LBRSNAP_BRANCH_SIZE + ns * 8;
 	/*
 	 * A wake-up per record is a self-interrupt (irq_work), a trapped MSR write on a virtual
 	 * machine: wake the consumer by amount, as perf's watermark does; it also polls with a
 	 * timeout, so a quiet capture still drains.
 	 */
-	bpf_ringbuf_submit(ev, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
-			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	if (bpf_ringbuf_output(&events, ev, size,
+			       bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size >= wakeup_bytes ?
+			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP)) {
+		*depth = level;
+		__sync_fetch_and_add(&sc->lost_ringbuf, 1);
+		goto done;
+	}
+	*depth = level;
 	__sync_fetch_and_add(&sc->emitted, 1);
+	goto done;
+nested:
+	__sync_fetch_and_add(&sc->lost_nested, 1);
 	goto done;
 filtered:
 	__sync_fetch_and_add(&sc->filtered, 1);

@@ -154,9 +154,11 @@ struct lbrsnap_filter_insn {
 };
 
 /* Slot bytes for strings of up to len characters: one more to tell truncation, and the NUL */
+#define LBRSNAP_STR_SIZE(len)	((8 + (len) + 2 + 7) & ~7u)
+
 static inline unsigned int lbrsnap_str_size(unsigned int len)
 {
-	return (8 + len + 2 + 7) & ~7u;
+	return LBRSNAP_STR_SIZE(len);
 }
 
 /* What --errors keeps (rodata filter_errors) */
@@ -167,10 +169,11 @@ enum {
 
 /* Loss causes, counted per attach point in the BPF program's stats. */
 enum lbrsnap_loss {
-	LBRSNAP_LOSS_RINGBUF = 0,		/* bpf_ringbuf_reserve() failed: buffer full */
+	LBRSNAP_LOSS_RINGBUF = 0,		/* bpf_ringbuf_output() failed: buffer full */
 	LBRSNAP_LOSS_CLOBBERED = 1,		/* snapshot slot reused: record kept, branches dropped */
 	LBRSNAP_LOSS_RECURSION = 2,		/* kernel skipped the program (prog->active), from prog info */
 	LBRSNAP_LOSS_UNREAD = 3,		/* emitted by the program, never read (user space) */
+	LBRSNAP_LOSS_NESTED = 4,		/* more than LBRSNAP_NEST_MAX programs deep on a CPU */
 	LBRSNAP_LOSS__MAX,
 };
 
@@ -209,7 +212,7 @@ struct lbrsnap_event {
  * CPUs; user space sums an attach point's slots. Every invocation takes a ticket (next)
  * before the snapshot and completes it (done) at the end, so after detaching, next == done
  * says no invocation is still running and the counters are final:
- *	next == filtered + sampled_out + emitted + lost_ringbuf
+ *	next == filtered + sampled_out + emitted + lost_ringbuf + lost_nested
  */
 struct lbrsnap_slot_ctl {
 	__u64 next;			/* tickets taken: invocations */
@@ -217,9 +220,9 @@ struct lbrsnap_slot_ctl {
 	__u64 filtered;			/* rejected by a filter (pid, comm, return value) */
 	__u64 sampled_out;		/* passed the filters, dropped by --sample */
 	__u64 emitted;			/* records submitted to the ring buffer */
-	__u64 lost_ringbuf;		/* bpf_ringbuf_reserve() failed */
+	__u64 lost_ringbuf;		/* bpf_ringbuf_output() failed: buffer full */
 	__u64 clobbered;		/* emitted with branches dropped: slot reused */
-	__u64 reserved;
+	__u64 lost_nested;		/* no staging buffer free on the CPU: LBRSNAP_LOSS_NESTED */
 } __attribute__((aligned(64)));
 
 /* Counters of the fork tracker (-- cmd), one set per capture. */
@@ -228,6 +231,22 @@ struct lbrsnap_follow_stats {
 	__u64 overflow;			/* children not followed: the follow map was full */
 	__u64 forgotten;		/* followed processes that exited */
 };
+
+/*
+ * A record is built in a per-CPU staging buffer, filtered there and copied into the ring
+ * buffer at its real size (bpf_ringbuf_output()), so a rejected record never takes ring
+ * buffer room and a kept one takes only what it holds. Programs of different attach points
+ * nest on one CPU (an interrupt's tracepoint inside a function's fexit), so a CPU has
+ * LBRSNAP_NEST_MAX buffers, one per level in progress; a deeper invocation is counted lost.
+ * In the ring buffer a record is the header, the argument block (at a fixed place, where the
+ * filter reads it), the branches, then the stack; user space moves the argument block behind
+ * the stack, where lbrsnap.data keeps it.
+ */
+#define LBRSNAP_NEST_MAX	4
+#define LBRSNAP_MAX_ARGS_SIZE	(sizeof(struct lbrsnap_args) + 8 * LBRSNAP_MAX_ARGS + \
+				 LBRSNAP_MAX_STRS * LBRSNAP_STR_SIZE(LBRSNAP_MAX_STRING_LEN))
+#define LBRSNAP_STAGE_SIZE	(sizeof(struct lbrsnap_event) + LBRSNAP_MAX_ARGS_SIZE + \
+				 LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8)
 
 static inline unsigned int lbrsnap_event_size(unsigned int nr_branches, unsigned int nr_stack)
 {

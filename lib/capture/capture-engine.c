@@ -127,18 +127,22 @@ static int handle_record(void *ctx, void *data, size_t size)
 	struct capture *c = ctx;
 	int err;
 
-	/* the program wrote the argument block at the end of the record: move it behind */
+	/*
+	 * The program sends the argument block right after the header, where its filter read it
+	 * (capture.h): lbrsnap.data keeps it behind the stack.
+	 */
 	if ((ev->flags & LBRSNAP_EV_HAS_ARGS) && ev->ap < c->set.nr &&
-	    c->aps[ev->ap].args_size && c->aps[ev->ap].args_size <= size &&
-	    ev->nr_branches <= LBRSNAP_MAX_BRANCHES && ev->nr_stack <= LBRSNAP_MAX_STACK) {
+	    c->aps[ev->ap].args_size && ev->nr_branches <= LBRSNAP_MAX_BRANCHES &&
+	    ev->nr_stack <= LBRSNAP_MAX_STACK) {
 		size_t body = lbrsnap_event_size(ev->nr_branches, ev->nr_stack);
 		size_t asz = c->aps[ev->ap].args_size;
 
-		if (body <= size - asz) {
-			memcpy(c->rec_buf, data, body);
-			memcpy((char *)c->rec_buf + body, (char *)data + size - asz, asz);
+		if (size == body + asz) {
+			memcpy(c->rec_buf, data, sizeof(*ev));
+			memcpy((char *)c->rec_buf + sizeof(*ev), (char *)data + sizeof(*ev) + asz,
+			       body - sizeof(*ev));
+			memcpy((char *)c->rec_buf + body, (char *)data + sizeof(*ev), asz);
 			data = c->rec_buf;
-			size = body + asz;
 		}
 	}
 	err = lbrfile_writer__record(c->sink, data, size);
@@ -380,10 +384,8 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			return ret;
 		}
 	}
-	/* the largest record: header, branches, stack, and the largest argument block */
-	c->rec_buf = malloc(lbrsnap_event_size(LBRSNAP_MAX_BRANCHES, LBRSNAP_MAX_STACK) +
-			    sizeof(struct lbrsnap_args) + 8 * LBRSNAP_MAX_ARGS +
-			    LBRSNAP_MAX_STRS * c->str_size);
+	/* the largest record a program stages */
+	c->rec_buf = malloc(LBRSNAP_STAGE_SIZE);
 	if (!c->rec_buf)
 		return -ENOMEM;
 	c->rb = ring_buffer__new(bpf_map__fd(c->objs[0]->maps.events), handle_record, c, NULL);
@@ -737,6 +739,7 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (records kept, branches dropped)",
 		[LBRSNAP_LOSS_RECURSION] = "skipped by the kernel (recursion)",
 		[LBRSNAP_LOSS_UNREAD] = "submitted by the programs but never read",
+		[LBRSNAP_LOSS_NESTED] = "more than 4 programs in progress on one CPU",
 	};
 	int i;
 
@@ -776,6 +779,7 @@ static void sum_slots(const struct capture *c, const struct ap_slot *s,
 		sum->emitted += sc->emitted;
 		sum->lost_ringbuf += sc->lost_ringbuf;
 		sum->clobbered += sc->clobbered;
+		sum->lost_nested += sc->lost_nested;
 	}
 }
 
@@ -847,6 +851,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		sum_slots(c, s, &sum);
 		lost[LBRSNAP_LOSS_RINGBUF] = sum.lost_ringbuf;
 		lost[LBRSNAP_LOSS_CLOBBERED] = sum.clobbered;
+		lost[LBRSNAP_LOSS_NESTED] = sum.lost_nested;
 		if (!bpf_obj_get_info_by_fd(bpf_program__fd(s->prog), &info, &info_len))
 			lost[LBRSNAP_LOSS_RECURSION] = info.recursion_misses;
 		/* submitted but never seen here: should not happen, and is said if it does */

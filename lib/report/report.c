@@ -37,6 +37,7 @@ static const char *const loss_keys[LBRSNAP_LOSS__MAX] = {
 	[LBRSNAP_LOSS_CLOBBERED] = "clobbered",
 	[LBRSNAP_LOSS_RECURSION] = "recursion",
 	[LBRSNAP_LOSS_UNREAD] = "unread",
+	[LBRSNAP_LOSS_NESTED] = "nested",
 };
 
 /* printf formats taking the count and a plural "s" */
@@ -46,6 +47,7 @@ static const char *const loss_texts[LBRSNAP_LOSS__MAX] = {
 	[LBRSNAP_LOSS_RECURSION] =
 		"program already running: %llu invocation%s skipped by the kernel",
 	[LBRSNAP_LOSS_UNREAD] = "submitted but never read: %llu record%s missing from the file",
+	[LBRSNAP_LOSS_NESTED] = "programs nested too deep on a CPU: %llu record%s lost",
 };
 
 void report__json_str(FILE *out, const char *s, size_t len)

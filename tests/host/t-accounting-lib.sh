@@ -11,7 +11,7 @@ closing_re+=" $num lost \]\$"
 # the JSON summary's records, then its losses by cause, summed over attach points
 summary_jq='"\(.records) ringbuf=\([.losses[].ringbuf] | add)
 	recursion=\([.losses[].recursion] | add) unread=\([.losses[].unread] | add)
-	clobbered=\([.losses[].clobbered] | add)"'
+	clobbered=\([.losses[].clobbered] | add) nested=\([.losses[].nested] | add)"'
 
 # check_accounting NAME STATUS ERR DATA: every count of one run, from the closing lines and
 # from the file (lbrsnap report --json); prints the run's figures in the log and leaves the
@@ -42,11 +42,12 @@ check_accounting() {
 			else if (/recursion/) v["recursion"] += n
 			else if (/never read/) v["unread"] += n
 			else if (/records kept/) v["clobbered"] += n
+			else if (/programs in progress/) v["nested"] += n
 			else v["unknown"] += n
 		}
 		END {
-			printf "ringbuf=%d recursion=%d unread=%d clobbered=%d", v["ringbuf"],
-			       v["recursion"], v["unread"], v["clobbered"]
+			printf "ringbuf=%d recursion=%d unread=%d clobbered=%d nested=%d",
+			       v["ringbuf"], v["recursion"], v["unread"], v["clobbered"], v["nested"]
 			if (v["unknown"]) printf " unknown=%d", v["unknown"]
 		}' "$err")
 	check_eq "$name: the file's COUNTS == the closing line" "$h $r $f $s" \
@@ -54,7 +55,7 @@ check_accounting() {
 		   jq -r '"\(.counts.hits) \(.counts.records) \(.counts.filtered) \(.counts.sampled_out)"')"
 	check_eq "$name: LOST lines == the file's loss counts" "${file#* }" "$lines"
 	check_eq "$name: LOST lines sum to lost; nothing unread" "$l 0" \
-		"$(awk -F'[ =]' '{ print $2 + $4 + $6, $6 }' <<<"$lines")"
+		"$(awk -F'[ =]' '{ print $2 + $4 + $6 + $10, $6 }' <<<"$lines")"
 	check "$name: no invocation still running when counted" \
 		test -z "$(grep 'WARNING: .* still running' "$err")"
 	lost_total=$((lost_total + l))

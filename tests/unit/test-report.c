@@ -166,6 +166,7 @@ static int write_capture(const char *path)
 	lbrfile_writer__loss(w, 0, LBRSNAP_LOSS_RINGBUF, 5);
 	lbrfile_writer__loss(w, 0, LBRSNAP_LOSS_CLOBBERED, 1);
 	lbrfile_writer__loss(w, 1, LBRSNAP_LOSS_RECURSION, 2);
+	lbrfile_writer__loss(w, 1, LBRSNAP_LOSS_NESTED, 4);
 	lbrfile_writer__kallsyms(w, kallsyms_text, kallsyms_len);
 	return lbrfile_writer__close(w);
 }
@@ -265,6 +266,8 @@ static void test_text(void)
 		      "without branches ]\n") > 0);
 	CU_ASSERT(at(out, "[ lbrsnap: raw_tp:sched_switch: program already running: 2 invocations "
 		      "skipped by the kernel ]\n") > 0);
+	CU_ASSERT(at(out, "[ lbrsnap: raw_tp:sched_switch: programs nested too deep on a CPU: 4 "
+		      "records lost ]\n") > 0);
 	CU_ASSERT(at(out, "[ lbrsnap: 3 records ]\n") > 0);
 	CU_ASSERT(at(out, "LBR: not available on this machine (no PMU: perf_event_open(cycles) "
 		      "failed with ENOENT); kernel stacks captured instead\n") > 0);
@@ -407,9 +410,11 @@ static void check_summary_json(json_object *o)
 	assert_int(l, "ringbuf", 5);
 	assert_int(l, "clobbered", 1);
 	assert_int(l, "recursion", 0);
+	assert_int(l, "nested", 0);
 	l = json_object_array_get_idx(losses, 1);
 	assert_int(l, "ap", 1);
 	assert_int(l, "recursion", 2);
+	assert_int(l, "nested", 4);
 	assert_int(o, "records", 3);
 	assert_str(o, "lbr", "no PMU: perf_event_open(cycles) failed with ENOENT");
 }
