@@ -24,7 +24,7 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-#define NR_PROGS (3 * LBRSNAP_PROGS_PER_KIND)
+#define NR_PROGS (LBRSNAP_NR_KINDS * LBRSNAP_PROGS_PER_KIND)
 #define E2BIG 7		/* errno values are macros, which BTF does not carry */
 
 struct lbrsnap_branch snap[LBRSNAP_SLOT_POOL][LBRSNAP_MAX_BRANCHES];
@@ -46,6 +46,8 @@ const volatile __u8 ap_ret_shift[NR_PROGS];	/* 64 - 8 * size of the return type 
 const volatile __u8 ap_nargs[NR_PROGS];		/* arguments captured; 0: none */
 const volatile __u8 ap_nstrs[NR_PROGS];		/* string slots in its records */
 const volatile __u16 ap_args_size[NR_PROGS];	/* bytes of its argument block */
+const volatile __u64 ap_mem_addr[NR_PROGS];	/* watchpoint: the address watched */
+const volatile __u8 ap_mem_len[NR_PROGS];	/* ... bytes read as its value */
 const volatile __u8 ap_arg_kind[NR_PROGS][LBRSNAP_MAX_ARGS];	/* lbrsnap_ret/arg_kind */
 const volatile __u8 ap_arg_shift[NR_PROGS][LBRSNAP_MAX_ARGS];
 const volatile __u16 str_size;			/* lbrsnap_str_size(--string-len) */
@@ -131,7 +133,10 @@ static __always_inline __u64 ctx_arg1(void *ctx)
  * Context argument n (a constant): fexit and tp_btf contexts are arrays of u64 arguments,
  * a raw tracepoint's struct bpf_raw_tracepoint_args is one too.
  */
-#define CTX_ARG(v, ctx, off) asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(v) : "r"(ctx))
+#define CTX_LOAD(v, ctx, off) asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(v) : "r"(ctx))
+#define CTX_ARG(v, ctx, off) CTX_LOAD(v, ctx, off)
+/* offsetof(struct pt_regs, ip) on x86-64, the start of struct bpf_perf_event_data */
+#define PT_REGS_IP_OFF 128
 
 static __always_inline void ctx_args(void *ctx, const __u32 idx, __u64 *v)
 {
@@ -177,7 +182,25 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 	a->str_size = str_size;
 	a->str_len = str_len;
 	a->reserved[0] = a->reserved[1] = 0;
-	if (flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) {
+	if (flags & LBRSNAP_AP_MEM) {
+		__u32 len = ap_mem_len[idx];
+
+		/* a data breakpoint traps after the access: a write's value is there now */
+		v[0] = ap_mem_addr[idx];
+		/* the last argument: where the access trapped, regs.ip of the perf context */
+		if (n == 2)
+			CTX_ARG(v[1], ctx, PT_REGS_IP_OFF);
+		if (n == 3) {
+			CTX_ARG(v[2], ctx, PT_REGS_IP_OFF);
+			v[1] = 0;
+			if (len > 8)
+				len = 8;
+			if (flags & LBRSNAP_AP_MEM_USER)
+				bpf_probe_read_user(&v[1], len, (void *)v[0]);
+			else
+				bpf_probe_read_kernel(&v[1], len, (void *)v[0]);
+		}
+	} else if (flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) {
 		struct pt_regs *regs;
 		__u64 nr;
 
@@ -543,6 +566,11 @@ SEC("tp_btf")									\
 int lbrsnap_tpbtf_##i(void *ctx)						\
 {										\
 	return snap_body(ctx, 2 * LBRSNAP_PROGS_PER_KIND + i);			\
+}										\
+SEC("perf_event")								\
+int lbrsnap_mem_##i(void *ctx)							\
+{										\
+	return snap_body(ctx, 3 * LBRSNAP_PROGS_PER_KIND + i);			\
 }
 
 /* 64 programs per kind: LBRSNAP_PROGS_PER_KIND */

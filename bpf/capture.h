@@ -44,7 +44,12 @@ enum lbrsnap_kind {
 	LBRSNAP_KIND_FEXIT = 1,
 	LBRSNAP_KIND_RAW_TP = 2,
 	LBRSNAP_KIND_TP_BTF = 3,
+	LBRSNAP_KIND_MEM = 4,		/* hardware watchpoint: a breakpoint perf event */
+	LBRSNAP_KIND__MAX,
 };
+
+/* Kinds of programs in one object: LBRSNAP_PROGS_PER_KIND programs of each */
+#define LBRSNAP_NR_KINDS	(LBRSNAP_KIND__MAX - 1)
 
 /* lbrsnap_event.flags */
 enum {
@@ -74,6 +79,8 @@ enum {
 	LBRSNAP_AP_RET_ARG1 = 1 << 1,	/* sys_exit raw tracepoint: args[1] is the return value */
 	LBRSNAP_AP_SYS_ENTER = 1 << 2,	/* sys_enter: args[1] is the syscall number */
 	LBRSNAP_AP_SYS_EXIT = 1 << 3,	/* sys_exit: the number is args[0]->orig_ax */
+	LBRSNAP_AP_MEM = 1 << 4,	/* watchpoint: args are the address and the value there */
+	LBRSNAP_AP_MEM_USER = 1 << 5,	/* ... a user address, read with the user-memory helper */
 };
 
 /*

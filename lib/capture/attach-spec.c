@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hw_breakpoint.h>
 #include <bpf/btf.h>
 #include "attach-spec.h"
 #include "ksyms.h"
+#include "mem-spec.h"
 #include "tracefs-util.h"
 
 #define BTF_TRACE_PREFIX "btf_trace_"
@@ -30,11 +32,12 @@ static const char *const kind_names[] = {
 	[LBRSNAP_KIND_FEXIT] = "fexit",
 	[LBRSNAP_KIND_RAW_TP] = "raw_tp",
 	[LBRSNAP_KIND_TP_BTF] = "tp_btf",
+	[LBRSNAP_KIND_MEM] = "mem",
 };
 
 const char *lbrsnap_kind__name(enum lbrsnap_kind kind)
 {
-	if (kind < LBRSNAP_KIND_FEXIT || kind > LBRSNAP_KIND_TP_BTF)
+	if (kind < LBRSNAP_KIND_FEXIT || kind >= LBRSNAP_KIND__MAX)
 		return "unknown";
 	return kind_names[kind];
 }
@@ -48,7 +51,7 @@ int attach_spec__parse(const char *spec, enum lbrsnap_kind *kind, const char **n
 	if (!colon || !colon[1])
 		return -EINVAL;
 	klen = colon - spec;
-	for (k = LBRSNAP_KIND_FEXIT; k <= LBRSNAP_KIND_TP_BTF; k++) {
+	for (k = LBRSNAP_KIND_FEXIT; k < LBRSNAP_KIND__MAX; k++) {
 		if (strlen(kind_names[k]) == klen && !strncmp(spec, kind_names[k], klen)) {
 			*kind = k;
 			*name = colon + 1;
@@ -437,12 +440,14 @@ static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
 	return t && btf_is_func_proto(t) ? t : NULL;
 }
 
-static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
-		      const struct btf *btf, const struct btf_type *func, bool with_args)
+/* Appends a target named kind:name; *out is NULL when the set has it already. */
+static int target_new(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
+		      struct attach_target **out)
 {
 	struct attach_target *t, *nv;
 	size_t i;
 
+	*out = NULL;
 	for (i = 0; i < set->nr; i++) {
 		if (set->v[i].kind == kind && !strcmp(set->v[i].name, name))
 			return 0;	/* named twice (or by two globs): attach once */
@@ -464,6 +469,77 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 	}
 	t->kind = kind;
 	set->nr++;
+	*out = t;
+	return 0;
+}
+
+static int arg_set(struct attach_arg *a, const char *name, const char *type, __u8 kind,
+		   __u8 size)
+{
+	a->name = strdup(name);
+	a->type = strdup(type);
+	a->enums = strdup("");
+	a->kind = kind;
+	a->size = size;
+	return a->name && a->type && a->enums ? 0 : -ENOMEM;
+}
+
+/*
+ * A watchpoint: its records carry the address and, for data, the value there after the
+ * access (the value a write left), typed as an unsigned integer of the watched length.
+ */
+static int add_mem_target(struct attach_set *set, const char *text, const struct ksyms *ks,
+			  bool with_args, char *err, size_t err_len)
+{
+	static const char *const utype[9] = { [1] = "u8", [2] = "u16", [4] = "u32", [8] = "u64" };
+	struct attach_target *t;
+	struct mem_spec m;
+	char name[192];
+	int ret;
+
+	ret = mem_spec__parse(text, ks, &m, err, err_len);
+	if (ret)
+		return ret;
+	/* the canonical name says all the breakpoint is: two specs of it attach once */
+	snprintf(name, sizeof(name), "%s/%u:%s", m.name, m.len, mem_spec__access_name(m.access));
+	ret = target_new(set, LBRSNAP_KIND_MEM, name, &t);
+	if (ret || !t)
+		return ret;
+	/* records name the variable or address; the spec says the rest */
+	free(t->name);
+	t->name = strdup(m.name);
+	if (!t->name)
+		return -ENOMEM;
+	t->mem_addr = m.addr;
+	t->mem_len = m.len;
+	t->mem_access = m.access;
+	t->mem_user = m.user;
+	if (!with_args)
+		return 0;
+	t->nr_args = 1;
+	ret = arg_set(&t->args[0], "addr", "void *", LBRSNAP_RET_POINTER, 8);
+	if (!ret && m.access != HW_BREAKPOINT_X) {
+		t->nr_args++;
+		ret = arg_set(&t->args[1], "value", utype[m.len], LBRSNAP_RET_UNSIGNED, m.len);
+	}
+	/* a data breakpoint traps after the access: ip is the instruction after it */
+	if (!ret) {
+		t->nr_args++;
+		ret = arg_set(&t->args[t->nr_args - 1], "ip", "void *", LBRSNAP_RET_POINTER, 8);
+	}
+	return ret;
+}
+
+static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
+		      const struct btf *btf, const struct btf_type *func, bool with_args)
+{
+	struct attach_target *t;
+	size_t i;
+	int ret;
+
+	ret = target_new(set, kind, name, &t);
+	if (ret || !t)
+		return ret;
 	if (kind == LBRSNAP_KIND_FEXIT) {
 		const struct btf_type *proto = btf__type_by_id(btf, func->type);
 
@@ -484,13 +560,8 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 		}
 		/* the syscall's own arguments, typed by its number when read */
 		for (i = 0; with_args && i < LBRSNAP_MAX_ARGS; i++) {
-			t->args[i].kind = LBRSNAP_RET_UNSIGNED;
-			t->args[i].size = 8;
-			t->args[i].name = strdup("");
-			t->args[i].type = strdup("");
-			t->args[i].enums = strdup("");
 			t->nr_args++;
-			if (!t->args[i].name || !t->args[i].type || !t->args[i].enums)
+			if (arg_set(&t->args[i], "", "", LBRSNAP_RET_UNSIGNED, 8))
 				return -ENOMEM;
 		}
 	} else if (with_args) {
@@ -518,10 +589,12 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 	int ret;
 
 	if (attach_spec__parse(spec, &kind, &pattern)) {
-		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, raw_tp:NAME or "
-			 "tp_btf:NAME", spec);
+		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, raw_tp:NAME, "
+			 "tp_btf:NAME or mem:ADDR", spec);
 		return -EINVAL;
 	}
+	if (kind == LBRSNAP_KIND_MEM)
+		return add_mem_target(set, pattern, ks, with_args, err, err_len);
 	glob = is_glob(pattern);
 	for (id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -576,18 +649,20 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 {
 	struct name_set traceable = {};
 	struct ksyms *ks = NULL;
-	bool any_fexit = false;
+	bool any_fexit = false, any_mem = false;
 	size_t i;
 	int ret = 0;
 
 	memset(set, 0, sizeof(*set));
-	for (i = 0; i < nr_specs; i++)
+	for (i = 0; i < nr_specs; i++) {
 		any_fexit |= !strncmp(specs[i], "fexit:", 6);
-	if (any_fexit) {
-		load_traceable(&traceable);
-		if (!traceable.nr)
-			ksyms__load("/proc/kallsyms", &ks);
+		any_mem |= !strncmp(specs[i], "mem:", 4);
 	}
+	if (any_fexit)
+		load_traceable(&traceable);
+	/* fexit checks what it can attach against kallsyms without a tracefs list */
+	if ((any_fexit && !traceable.nr) || any_mem)
+		ksyms__load("/proc/kallsyms", &ks);
 	for (i = 0; i < nr_specs && !ret; i++) {
 		size_t first = set->nr, j;
 

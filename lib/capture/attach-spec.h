@@ -2,7 +2,8 @@
 /*
  * Attach point specs: "fexit:FUNC", "raw_tp:NAME", "tp_btf:NAME", globs allowed in the name.
  * Names are resolved against the running kernel's BTF: functions are BTF FUNCs, raw
- * tracepoints are the "btf_trace_<name>" typedefs every tracepoint has.
+ * tracepoints are the "btf_trace_<name>" typedefs every tracepoint has. Hardware
+ * watchpoints, "mem:...", are resolved by mem-spec.h.
  */
 #ifndef LBRSNAP_ATTACH_SPEC_H
 #define LBRSNAP_ATTACH_SPEC_H
@@ -35,6 +36,11 @@ struct attach_target {
 	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER or _EXIT: a syscall tracepoint */
 	__u32 nr_args;		/* arguments the program captures */
 	struct attach_arg args[LBRSNAP_MAX_ARGS];
+	/* mem: the breakpoint (mem-spec.h) */
+	__u64 mem_addr;
+	__u8 mem_len;
+	__u8 mem_access;	/* HW_BREAKPOINT_* bits */
+	bool mem_user;		/* a user address: watched in the followed processes */
 };
 
 struct attach_set {

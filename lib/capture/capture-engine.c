@@ -33,6 +33,7 @@
 #include "ksyms.h"
 #include "lbr-enable.h"
 #include "lbrfile.h"
+#include "mem-watch.h"
 #include "syscall-table.h"
 #include "capture.skel.h"
 
@@ -49,6 +50,7 @@ struct ap_slot {
 	__u64 records;		/* records of this attach point read from the ring buffer */
 	__u32 args_size;	/* bytes of its records' argument block; 0: none */
 	struct arg_filter_prog *filter;	/* --filter, compiled */
+	struct mem_watch watch;		/* mem: its breakpoint events */
 };
 
 struct capture {
@@ -77,6 +79,7 @@ static const char *const prog_kind[] = {
 	[LBRSNAP_KIND_FEXIT] = "fexit",
 	[LBRSNAP_KIND_RAW_TP] = "rawtp",
 	[LBRSNAP_KIND_TP_BTF] = "tpbtf",
+	[LBRSNAP_KIND_MEM] = "mem",
 };
 
 static int verbosity;
@@ -223,7 +226,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 /* Places every attach point: an object, a program of its kind in it and its pool slots. */
 static void place_attach_points(struct capture *c)
 {
-	size_t nth[4] = {}, in_obj = 0, obj = 0, i;
+	size_t nth[LBRSNAP_KIND__MAX] = {}, in_obj = 0, obj = 0, i;
 	size_t per_obj = LBRSNAP_SLOT_POOL / c->slots;
 
 	for (i = 0; i < c->set.nr; i++) {
@@ -296,9 +299,13 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 		skel->rodata->ap_ret_shift[s->idx] = t->ret_kind ? 64 - 8 * t->ret_size : 0;
 		skel->rodata->ap_flags[s->idx] =
 			(t->kind == LBRSNAP_KIND_FEXIT && t->has_ret ? LBRSNAP_AP_RET_FEXIT : 0) |
-			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0);
+			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0) |
+			(t->kind == LBRSNAP_KIND_MEM ? LBRSNAP_AP_MEM : 0) |
+			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0);
+		skel->rodata->ap_mem_addr[s->idx] = t->mem_addr;
+		skel->rodata->ap_mem_len[s->idx] = t->nr_args > 2 ? t->mem_len : 0;
 		set_args_rodata(c, skel, s, t);
-		if (t->kind != LBRSNAP_KIND_RAW_TP) {
+		if (t->kind == LBRSNAP_KIND_FEXIT || t->kind == LBRSNAP_KIND_TP_BTF) {
 			ret = bpf_program__set_attach_target(s->prog, 0, t->name);
 			if (ret) {
 				snprintf(err, err_len, "cannot target %s: %s", t->spec,
@@ -362,6 +369,19 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 		struct ap_slot *s = &c->aps[i];
 		const struct attach_target *t = &c->set.v[i];
 
+		if (t->kind == LBRSNAP_KIND_MEM) {
+			/* user addresses: in -p/-t now, in the command by capture__watch() */
+			if (!t->mem_user)
+				ret = mem_watch__attach_cpus(&s->watch, s->prog, t, err, err_len);
+			else if (c->opts.pid || c->opts.tid)
+				ret = mem_watch__attach_task(&s->watch, s->prog, t, c->opts.pid,
+							     c->opts.tid, false, err, err_len);
+			else
+				ret = 0;
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (t->kind == LBRSNAP_KIND_RAW_TP)
 			s->link = bpf_program__attach_raw_tracepoint(s->prog, t->name);
 		else
@@ -458,6 +478,31 @@ static int load_syscalls(struct capture *c, char *err, size_t err_len)
 	return ret;
 }
 
+/* Watchpoints need debug registers, and user addresses a process to be watched in. */
+static int check_watchpoints(struct capture *c, char *err, size_t err_len)
+{
+	const struct capture_opts *o = &c->opts;
+	size_t i, nr = 0;
+
+	for (i = 0; i < c->set.nr; i++) {
+		const struct attach_target *t = &c->set.v[i];
+
+		if (t->kind != LBRSNAP_KIND_MEM)
+			continue;
+		if (++nr > MEM_WATCH_MAX) {
+			snprintf(err, err_len, "%s: more than %d watchpoints; x86 has %d hardware "
+				 "debug registers", t->spec, MEM_WATCH_MAX, MEM_WATCH_MAX);
+			return -ENOSPC;
+		}
+		if (t->mem_user && !o->pid && !o->tid && !o->workload) {
+			snprintf(err, err_len, "%s is a user address: watch it in a process with "
+				 "-p PID, -t TID or -- command", t->spec);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
 		  size_t err_len)
 {
@@ -513,6 +558,9 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	ret = compile_filters(c, err, err_len);
 	if (ret)
 		goto cleanup;
+	ret = check_watchpoints(c, err, err_len);
+	if (ret)
+		goto cleanup;
 	switch (opts->lbr_mode) {
 	case CAPTURE_LBR_OFF:
 		snprintf(c->lbr_why, sizeof(c->lbr_why), "turned off (--lbr=off)");
@@ -536,6 +584,24 @@ cleanup:
 		return ret;
 	}
 	*out = c;
+	return 0;
+}
+
+int capture__watch(struct capture *c, pid_t pid, char *err, size_t err_len)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->set.nr; i++) {
+		const struct attach_target *t = &c->set.v[i];
+
+		if (t->kind != LBRSNAP_KIND_MEM || !t->mem_user || c->aps[i].watch.nr)
+			continue;
+		ret = mem_watch__attach_task(&c->aps[i].watch, c->aps[i].prog, t, pid, 0, true,
+					     err, err_len);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -811,6 +877,7 @@ static __u64 capture__stop(struct capture *c)
 	for (i = 0; i < c->set.nr; i++) {
 		bpf_link__destroy(c->aps[i].link);
 		c->aps[i].link = NULL;
+		mem_watch__detach(&c->aps[i].watch);
 	}
 	syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 	for (tries = 0; (left = in_flight(c)) && tries < 1000; tries++)
@@ -912,16 +979,17 @@ void capture__close(struct capture *c)
 	ring_buffer__free(c->rb);
 	bpf_link__destroy(c->follow_exit_link);
 	bpf_link__destroy(c->follow_link);
-	for (i = 0; c->aps && i < c->set.nr; i++)
+	for (i = 0; c->aps && i < c->set.nr; i++) {
 		bpf_link__destroy(c->aps[i].link);
+		mem_watch__detach(&c->aps[i].watch);
+		free(c->aps[i].filter);
+	}
 	for (i = 0; c->objs && i < c->nr_objs; i++)
 		capture_bpf__destroy(c->objs[i]);
 	lbr_enable__close(c->lbr);
 	attach_set__free(&c->set);
 	syscall_table__free(c->syscalls);
 	free(c->rec_buf);
-	for (i = 0; c->aps && i < c->set.nr; i++)
-		free(c->aps[i].filter);
 	free(c->aps);
 	free(c->objs);
 	free(c);

@@ -5,6 +5,7 @@
  *
  *	capture__open()		everything up to and including attach; all or nothing
  *	capture__follow()	trace a process and its future children (for "-- cmd")
+ *	capture__watch()	set the user-address watchpoints in the command (mem:)
  *	capture__write_header()	META and ATTACH sections
  *	capture__poll()		move ring-buffer records into the writer
  *	capture__run()		capture__poll() until a signal, a timeout or a child's exit
@@ -51,6 +52,8 @@ struct capture_opts {
 	__u32 slots;			/* snapshot slots per attach point, a power of two;
 					   0: possible CPUs rounded up */
 	bool follow;			/* only processes added with capture__follow() */
+	bool workload;			/* a command comes: user watchpoints wait for
+					   capture__watch() */
 	__u32 follow_max;		/* processes followed at once; 0: 16384 */
 	bool no_args;			/* --no-args: records without arguments */
 	__u32 string_len;		/* --string-len: characters kept of a string argument;
@@ -100,6 +103,11 @@ struct capture;
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
 		  size_t err_len);
 int capture__follow(struct capture *c, __u32 pid);
+/*
+ * Sets the watchpoints on user addresses in process pid, its threads and future children,
+ * before it runs. Returns 0 or a negative errno with a message in err.
+ */
+int capture__watch(struct capture *c, pid_t pid, char *err, size_t err_len);
 int capture__write_header(struct capture *c, struct lbrfile_writer *w);
 /* Returns records moved (>= 0) or a negative errno. */
 int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms);

@@ -48,6 +48,7 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 	memset(res, 0, sizeof(*res));
 	stop_requested = 0;
 	copts.follow = o->follow && o->argv;
+	copts.workload = o->argv != NULL;
 	if (o->argv) {
 		ret = workload__prepare(&wl, o->argv, o->who);
 		if (ret)
@@ -79,6 +80,11 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 		if (ret) {
 			fprintf(stderr, "%s: cannot follow pid %d: %s\n", o->who, wl.pid,
 				strerror(-ret));
+			goto cleanup_signals;
+		}
+		ret = capture__watch(c, wl.pid, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "%s: %s\n", o->who, err);
 			goto cleanup_signals;
 		}
 		ret = workload__start(&wl, o->who);

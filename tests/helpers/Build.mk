@@ -15,4 +15,13 @@ $(OUT)/tests/helpers/ret-load: $(OUT)/tests/helpers/ret-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -static -o $@ $^
 
-ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load $(OUT)/tests/helpers/bad-snapshot.bpf.o
+# Static and not position independent: the watchpoint tests take its variable's address
+# from nm.
+$(OUT)/tests/helpers/watch-load: SAN_CFLAGS :=
+$(OUT)/tests/helpers/watch-load: SAN_LDFLAGS :=
+$(OUT)/tests/helpers/watch-load: $(OUT)/tests/helpers/watch-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -static -no-pie -o $@ $^
+
+ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
+	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o

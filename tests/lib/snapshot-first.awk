@@ -32,7 +32,7 @@ function finish() {
 		sub(/\(.*$/, "", name)
 		sub(/^.* /, "", name)
 	}
-	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf)_[0-9]+$/)
+	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem)_[0-9]+$/)
 		prog = name
 	next
 }

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Hardware watchpoints as breakpoint perf events (API in mem-watch.h). */
+#include <dirent.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <bpf/libbpf.h>
+#include "attach-spec.h"
+#include "mem-watch.h"
+
+static int watch_add(struct mem_watch *w, struct bpf_program *prog,
+		     const struct attach_target *t, pid_t pid, int cpu, bool on_exec, char *err,
+		     size_t err_len)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = t->mem_access,
+		.bp_addr = t->mem_addr,
+		.bp_len = t->mem_len,
+		/* every access runs the program; it returns 0, so perf itself writes nothing */
+		.sample_period = 1,
+		.inherit = pid > 0,
+		/* a command held before its exec: the addresses are the new program's */
+		.disabled = on_exec,
+		.enable_on_exec = on_exec,
+	};
+	struct bpf_link **nv, *link;
+	int fd, ret;
+
+	nv = realloc(w->links, (w->nr + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	w->links = nv;
+	fd = syscall(__NR_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		/* ENODEV: an offline CPU, nothing runs there */
+		if (ret == -ENODEV && cpu >= 0)
+			return 0;
+		if (ret == -ENOSPC)
+			snprintf(err, err_len, "cannot watch %s: no free hardware debug register "
+				 "on %s %d (x86 has %d; perf, gdb or another watchpoint may hold "
+				 "some)", t->spec, cpu >= 0 ? "cpu" : "task", cpu >= 0 ? cpu : pid,
+				 MEM_WATCH_MAX);
+		else if (ret == -ESRCH)
+			snprintf(err, err_len, "cannot watch %s in pid %d: no such process",
+				 t->spec, pid);
+		else
+			snprintf(err, err_len, "cannot watch %s: perf_event_open(breakpoint): %s",
+				 t->spec, strerror(-ret));
+		return ret;
+	}
+	link = bpf_program__attach_perf_event(prog, fd);
+	if (!link) {
+		ret = -errno;
+		close(fd);
+		snprintf(err, err_len, "cannot attach the program of %s to its breakpoint: %s",
+			 t->spec, strerror(-ret));
+		return ret;
+	}
+	w->links[w->nr++] = link;
+	return 0;
+}
+
+int mem_watch__attach_cpus(struct mem_watch *w, struct bpf_program *prog,
+			   const struct attach_target *t, char *err, size_t err_len)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int cpu, ret;
+
+	for (cpu = 0; cpu < cpus; cpu++) {
+		ret = watch_add(w, prog, t, -1, cpu, false, err, err_len);
+		if (ret)
+			return ret;
+	}
+	if (!w->nr) {
+		snprintf(err, err_len, "cannot watch %s: no CPU online", t->spec);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+int mem_watch__attach_task(struct mem_watch *w, struct bpf_program *prog,
+			   const struct attach_target *t, pid_t pid, pid_t tid, bool on_exec,
+			   char *err, size_t err_len)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	if (tid > 0)
+		return watch_add(w, prog, t, tid, -1, on_exec, err, err_len);
+	/* a per-task event follows one thread: open one on each (new ones inherit) */
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d) {
+		ret = -errno;
+		snprintf(err, err_len, "cannot watch %s in pid %d: %s", t->spec, pid,
+			 strerror(-ret));
+		return ret;
+	}
+	while (!ret && (de = readdir(d))) {
+		if (de->d_name[0] != '.')
+			ret = watch_add(w, prog, t, atoi(de->d_name), -1, on_exec, err,
+					err_len);
+	}
+	closedir(d);
+	return ret;
+}
+
+void mem_watch__detach(struct mem_watch *w)
+{
+	size_t i;
+
+	/* libbpf's perf-event link disables and closes its event */
+	for (i = 0; i < w->nr; i++)
+		bpf_link__destroy(w->links[i]);
+	free(w->links);
+	w->links = NULL;
+	w->nr = 0;
+}
