@@ -28,6 +28,12 @@ struct name_set {
 	size_t nr;
 };
 
+/* /proc/kallsyms as read: watchpoints look variables up in it, which ksyms does not keep */
+struct kallsyms_text {
+	char *text;
+	size_t len;
+};
+
 static const char *const kind_names[] = {
 	[LBRSNAP_KIND_FEXIT] = "fexit",
 	[LBRSNAP_KIND_RAW_TP] = "raw_tp",
@@ -488,8 +494,8 @@ static int arg_set(struct attach_arg *a, const char *name, const char *type, __u
  * A watchpoint: its records carry the address and, for data, the value there after the
  * access (the value a write left), typed as an unsigned integer of the watched length.
  */
-static int add_mem_target(struct attach_set *set, const char *text, const struct ksyms *ks,
-			  bool with_args, char *err, size_t err_len)
+static int add_mem_target(struct attach_set *set, const char *text,
+			  const struct kallsyms_text *kt, bool with_args, char *err, size_t err_len)
 {
 	static const char *const utype[9] = { [1] = "u8", [2] = "u16", [4] = "u32", [8] = "u64" };
 	struct attach_target *t;
@@ -497,7 +503,7 @@ static int add_mem_target(struct attach_set *set, const char *text, const struct
 	char name[192];
 	int ret;
 
-	ret = mem_spec__parse(text, ks, &m, err, err_len);
+	ret = mem_spec__parse(text, kt->text, kt->len, &m, err, err_len);
 	if (ret)
 		return ret;
 	/* the canonical name says all the breakpoint is: two specs of it attach once */
@@ -578,7 +584,8 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 }
 
 static int expand_one(struct attach_set *set, const char *spec, const struct btf *btf,
-		      const struct ksyms *ks, const struct name_set *traceable, bool with_args,
+		      const struct ksyms *ks, const struct kallsyms_text *kt,
+		      const struct name_set *traceable, bool with_args,
 		      char *err, size_t err_len)
 {
 	__u32 id, n = btf__type_cnt(btf);
@@ -594,7 +601,7 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 		return -EINVAL;
 	}
 	if (kind == LBRSNAP_KIND_MEM)
-		return add_mem_target(set, pattern, ks, with_args, err, err_len);
+		return add_mem_target(set, pattern, kt, with_args, err, err_len);
 	glob = is_glob(pattern);
 	for (id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -648,6 +655,7 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 		       const struct btf *btf, bool with_args, char *err, size_t err_len)
 {
 	struct name_set traceable = {};
+	struct kallsyms_text kt = {};
 	struct ksyms *ks = NULL;
 	bool any_fexit = false, any_mem = false;
 	size_t i;
@@ -662,16 +670,20 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 		load_traceable(&traceable);
 	/* fexit checks what it can attach against kallsyms without a tracefs list */
 	if ((any_fexit && !traceable.nr) || any_mem)
-		ksyms__load("/proc/kallsyms", &ks);
+		ksyms__read("/proc/kallsyms", &kt.text, &kt.len);
+	if (any_fexit && !traceable.nr && kt.text)
+		ksyms__parse(kt.text, kt.len, &ks);
 	for (i = 0; i < nr_specs && !ret; i++) {
 		size_t first = set->nr, j;
 
-		ret = expand_one(set, specs[i], btf, ks, &traceable, with_args, err, err_len);
+		ret = expand_one(set, specs[i], btf, ks, &kt, &traceable, with_args, err,
+				 err_len);
 		for (j = first; j < set->nr; j++)
 			set->v[j].spec_idx = i;
 	}
 	name_set__free(&traceable);
 	ksyms__free(ks);
+	free(kt.text);
 	if (ret)
 		attach_set__free(set);
 	return ret;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Hardware watchpoint specs (API in mem-spec.h). */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/hw_breakpoint.h>
-#include "ksyms.h"
 #include "mem-spec.h"
 
 /* x86-64: user addresses are the canonical lower half */
@@ -55,26 +55,46 @@ static int parse_num(const char *s, __u64 *v)
 	return errno || *end ? -EINVAL : 0;
 }
 
-/* Without CONFIG_KALLSYMS_ALL kallsyms has functions and section bounds, no local data. */
-static bool lists_variables(const struct ksyms *ks)
+/*
+ * Looks a variable up in kallsyms' text ("ADDR TYPE NAME[\t[MODULE]]" lines): the symbol
+ * tables lbrsnap keeps for code hold functions only. *any_var tells whether the text lists
+ * any variable at all, which it does only with CONFIG_KALLSYMS_ALL.
+ */
+static int kallsyms_var(const char *text, size_t len, const char *name, __u64 *addr,
+			bool *any_var)
 {
-	size_t i, n = ksyms__count(ks);
+	const char *p = text, *end = text + len, *nl;
+	size_t nlen = strlen(name);
 
-	for (i = 0; i < n; i++) {
-		char type = ksyms__at(ks, i)->type;
+	*any_var = false;
+	for (; p < end; p = nl + 1) {
+		const char *sp = memchr(p, ' ', end - p);
+		char type;
 
-		if (type == 'd' || type == 'b')
-			return true;
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if (!sp || sp + 3 > nl)
+			continue;
+		type = sp[1];
+		if (!strchr("dDbBrR", type))
+			continue;
+		*any_var |= type == 'd' || type == 'b';
+		/* vmlinux only: a module's line goes on with a tab */
+		if ((size_t)(nl - (sp + 3)) == nlen && !memcmp(sp + 3, name, nlen)) {
+			*addr = strtoull(p, NULL, 16);
+			return 0;
+		}
 	}
-	return false;
+	return -ENOENT;
 }
 
-static int resolve_symbol(char *target, const struct ksyms *ks, struct mem_spec *m,
+static int resolve_symbol(char *target, const char *kallsyms, size_t klen, struct mem_spec *m,
 			  const char *text, char *err, size_t err_len)
 {
-	const struct ksym *sym;
 	char *plus = strchr(target, '+');
-	__u64 off = 0;
+	bool any_var = false;
+	__u64 off = 0, addr = 0;
 
 	if (plus) {
 		*plus = 0;
@@ -83,21 +103,20 @@ static int resolve_symbol(char *target, const struct ksyms *ks, struct mem_spec 
 			return -EINVAL;
 		}
 	}
-	sym = ks ? ksyms__by_name(ks, target) : NULL;
-	if (!sym || sym->module) {
+	if (!kallsyms || kallsyms_var(kallsyms, klen, target, &addr, &any_var)) {
 		snprintf(err, err_len, "unknown kernel variable '%s' in 'mem:%s' (not in "
-			 "/proc/kallsyms%s)", target, text, ks && !lists_variables(ks) ?
+			 "/proc/kallsyms%s)", target, text, kallsyms && !any_var ?
 			 ", which lists no variables on this kernel: CONFIG_KALLSYMS_ALL is off; "
 			 "give the address" : "");
 		return -ENOENT;
 	}
 	/* per-CPU variables are offsets into each CPU's area: no one address to watch */
-	if (sym->addr < USER_TOP) {
+	if (addr < USER_TOP) {
 		snprintf(err, err_len, "'%s' in 'mem:%s' is a per-CPU variable: watch one CPU's "
 			 "copy by its address", target, text);
 		return -EOPNOTSUPP;
 	}
-	m->addr = sym->addr + off;
+	m->addr = addr + off;
 	if (off)
 		snprintf(m->name, sizeof(m->name), "%s+%#llx", target, (unsigned long long)off);
 	else
@@ -105,8 +124,8 @@ static int resolve_symbol(char *target, const struct ksyms *ks, struct mem_spec 
 	return 0;
 }
 
-int mem_spec__parse(const char *text, const struct ksyms *ks, struct mem_spec *m, char *err,
-		    size_t err_len)
+int mem_spec__parse(const char *text, const char *kallsyms, size_t klen, struct mem_spec *m,
+		    char *err, size_t err_len)
 {
 	char target[160], *colon, *slash;
 	__u64 len = 0;
@@ -159,7 +178,7 @@ int mem_spec__parse(const char *text, const struct ksyms *ks, struct mem_spec *m
 		}
 		snprintf(m->name, sizeof(m->name), "%#llx", (unsigned long long)m->addr);
 	} else {
-		ret = resolve_symbol(target, ks, m, text, err, err_len);
+		ret = resolve_symbol(target, kallsyms, klen, m, text, err, err_len);
 		if (ret)
 			return ret;
 	}

@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-struct ksyms;
-
 /* What to watch: the bits of access are HW_BREAKPOINT_R, _W and _X (linux/hw_breakpoint.h) */
 struct mem_spec {
 	__u64 addr;
@@ -23,12 +21,12 @@ struct mem_spec {
 };
 
 /*
- * Parses what follows "mem:". A symbol is looked up in ks (kallsyms; may be NULL when the
- * spec is an address). Returns 0, or -EINVAL / -ENOENT / -EOPNOTSUPP with a message naming
- * the bad part in err.
+ * Parses what follows "mem:". A symbol is looked up in kallsyms, the text of /proc/kallsyms
+ * (NULL when it could not be read). Returns 0, or -EINVAL / -ENOENT / -EOPNOTSUPP with a
+ * message naming the bad part in err.
  */
-int mem_spec__parse(const char *text, const struct ksyms *ks, struct mem_spec *m, char *err,
-		    size_t err_len);
+int mem_spec__parse(const char *text, const char *kallsyms, size_t klen, struct mem_spec *m,
+		    char *err, size_t err_len);
 
 /* The access as the spec spells it: "r", "w", "rw", "x" */
 const char *mem_spec__access_name(__u8 access);
