@@ -46,7 +46,9 @@ merge_inputs() {
 	# works and it stops before draining the kernel buffers (platform.md section 6). The
 	# top-level buffer, because the file's clock is the top level's; everything put back.
 	tracefs_save
-	bs=$(cut -d' ' -f1 "$tracefs/buffer_size_kb")
+	# "7 (expanded: 1408)": never used since boot, and 1408 on first use. That state cannot
+	# be put back, and writing 7 would starve every later trace: put back what use gives.
+	bs=$(sed 's/.*(expanded: \([0-9]*\))/\1/; s/ .*//' "$tracefs/buffer_size_kb")
 	trace-cmd start -d --no-filter -C mono -b 60000 -e raw_syscalls > "$d/tc.log" 2>&1
 	syscall-load --comm bench-mload --fail $((MERGE_LOAD * 2)) --threads 2 > /dev/null
 	trace-cmd stop >> "$d/tc.log" 2>&1
