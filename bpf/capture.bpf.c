@@ -53,6 +53,7 @@ const volatile __u8 ap_arg_shift[NR_PROGS][LBRSNAP_MAX_ARGS];
 const volatile __u16 str_size;			/* lbrsnap_str_size(--string-len) */
 const volatile __u16 str_len;			/* --string-len */
 const volatile __u8 sys_str_mask[LBRSNAP_NR_SYSCALLS];	/* user string arguments by number */
+const volatile __u8 sys_arg_map[LBRSNAP_FILTER_NAMES][LBRSNAP_NR_SYSCALLS];	/* capture.h */
 const volatile struct lbrsnap_filter_insn ap_filter[NR_PROGS][LBRSNAP_FILTER_INSNS];
 const volatile char ap_filter_str[NR_PROGS][LBRSNAP_FILTER_STRS][LBRSNAP_FILTER_STR_LEN];
 const volatile bool ap_filter_on[NR_PROGS];
@@ -273,6 +274,28 @@ static __always_inline bool str_matches(const __u32 idx, struct lbrsnap_str *st,
  * --filter: runs the attach point's postfix code on its record. The truth values live in
  * the bits of one word, the top of the stack in bit 0.
  */
+/* Where syscall nr has the argument the filters call name n (LBRSNAP_SYSARG_*), or 0 */
+static __always_inline __u8 sysarg(__s32 nr, __u32 n)
+{
+	if (nr < 0 || nr >= LBRSNAP_NR_SYSCALLS || n >= LBRSNAP_FILTER_NAMES)
+		return 0;
+	return sys_arg_map[n][nr];
+}
+
+/* The string slot of syscall nr's argument i: its string arguments fill slots in order */
+static __always_inline __u32 sysarg_slot(__s32 nr, __u32 i)
+{
+	__u32 mask = nr >= 0 && nr < LBRSNAP_NR_SYSCALLS ? sys_str_mask[nr] : 0, k = 0, j;
+
+	for (j = 0; j < LBRSNAP_MAX_ARGS; j++)
+		k += j < i && (mask >> j) & 1;
+	return k;
+}
+
+/*
+ * --filter: runs the attach point's postfix code on its record. The truth values live in
+ * the bits of one word, the top of the stack in bit 0.
+ */
 static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *ev,
 					 struct lbrsnap_args *a)
 {
@@ -280,9 +303,10 @@ static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *
 	__u64 *v = (void *)(a + 1), stack = 0, x;
 	void *strs = (void *)(v + n);
 	struct lbrsnap_str *st;
-	__u32 i, f, top;
+	__u32 i, f, top, shift;
+	bool r, sgn, absent;
 	__s64 y;
-	bool r;
+	__u8 m;
 
 	for (i = 0; i < LBRSNAP_FILTER_INSNS; i++) {
 		__u8 op = ap_filter[idx][i].op, cmp = ap_filter[idx][i].cmp;
@@ -305,36 +329,62 @@ static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *
 		f = ap_filter[idx][i].field;
 		y = ap_filter[idx][i].imm;
 		if (op == LBRSNAP_FOP_STR) {
-			if (f >= room || !room)
-				f = 0;
-			st = strs + (f & (LBRSNAP_MAX_STRS - 1)) * str_size;
-			r = room && str_matches(idx, st, ap_filter[idx][i].str,
-						ap_filter[idx][i].glob ? y : LBRSNAP_FILTER_STR_LEN);
-			r ^= cmp == LBRSNAP_FCMP_NE;
+			if (f >= LBRSNAP_FLD_SYSARG) {
+				m = sysarg(a->syscall_nr, f - LBRSNAP_FLD_SYSARG);
+				f = m & LBRSNAP_SYSARG_STRING ?
+				    sysarg_slot(a->syscall_nr, m & LBRSNAP_SYSARG_INDEX) : room;
+			}
+			absent = f >= room;
+			if (f > LBRSNAP_MAX_STRS - 1)
+				f = LBRSNAP_MAX_STRS - 1;
+			st = strs + f * str_size;
+			r = !absent && str_matches(idx, st, ap_filter[idx][i].str,
+						   ap_filter[idx][i].glob ? y : LBRSNAP_FILTER_STR_LEN);
+			/* a syscall without the argument fails != too */
+			r ^= !absent && cmp == LBRSNAP_FCMP_NE;
 			stack = stack << 1 | r;
 			continue;
 		}
-		if (f == LBRSNAP_FLD_RET)
+		sgn = ap_filter[idx][i].is_signed;
+		absent = false;
+		if (f == LBRSNAP_FLD_RET) {
 			x = ev->ret;
-		else if (f == LBRSNAP_FLD_PID)
+		} else if (f == LBRSNAP_FLD_PID) {
 			x = ev->pid;
-		else if (f == LBRSNAP_FLD_TID)
+		} else if (f == LBRSNAP_FLD_TID) {
 			x = ev->tid;
-		else if (f == LBRSNAP_FLD_CPU)
+		} else if (f == LBRSNAP_FLD_CPU) {
 			x = ev->cpu;
-		else if (f == LBRSNAP_FLD_SYSCALL)
+		} else if (f == LBRSNAP_FLD_SYSCALL) {
 			x = a->syscall_nr;
-		else if (f < n && n)
+		} else if (f >= LBRSNAP_FLD_SYSARG) {
+			/* the register the syscall at hand keeps it in, extended as it types it */
+			m = sysarg(a->syscall_nr, f - LBRSNAP_FLD_SYSARG);
+			absent = !(m & LBRSNAP_SYSARG_PRESENT) || n < LBRSNAP_MAX_ARGS;
+			x = v[m & LBRSNAP_SYSARG_INDEX & 7];
+			shift = 64 - (8 << (m >> LBRSNAP_SYSARG_SIZE_SHIFT));
+			sgn = m & LBRSNAP_SYSARG_SIGNED;
+			x = sgn ? (__u64)((__s64)(x << shift) >> shift) : (x << shift) >> shift;
+			/*
+			 * and the value in the same width: close() takes an unsigned int fd,
+			 * openat() an int dfd, and "fd == -1" means the same to both
+			 */
+			y = sgn ? (__s64)((__u64)y << shift) >> shift :
+				  (__s64)(((__u64)y << shift) >> shift);
+		} else if (f < n && n) {
 			x = v[f & 7];
-		else
+		} else {
 			x = 0;
-		if (cmp == LBRSNAP_FCMP_EQ)
+		}
+		if (absent)
+			r = false;
+		else if (cmp == LBRSNAP_FCMP_EQ)
 			r = x == (__u64)y;
 		else if (cmp == LBRSNAP_FCMP_NE)
 			r = x != (__u64)y;
 		else if (cmp == LBRSNAP_FCMP_BIT)
 			r = (x & y) != 0;
-		else if (ap_filter[idx][i].is_signed)
+		else if (sgn)
 			r = cmp == LBRSNAP_FCMP_LT ? (__s64)x < y : cmp == LBRSNAP_FCMP_LE ?
 			    (__s64)x <= y : cmp == LBRSNAP_FCMP_GT ? (__s64)x > y : (__s64)x >= y;
 		else

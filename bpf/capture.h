@@ -143,10 +143,29 @@ enum lbrsnap_filter_cmp {
 	LBRSNAP_FCMP_GE, LBRSNAP_FCMP_BIT,	/* field & imm != 0 */
 };
 
-/* Fields 0..5 are the arguments */
+/*
+ * Fields 0..5 are the arguments. At sys_enter/sys_exit a filter names a syscall's argument
+ * ("fd"), which sits in a different register per syscall: field LBRSNAP_FLD_SYSARG + n is
+ * the argument called by the capture's name n, found through sys_arg_map[n][syscall].
+ */
 enum {
 	LBRSNAP_FLD_RET = 6, LBRSNAP_FLD_PID, LBRSNAP_FLD_TID, LBRSNAP_FLD_CPU,
 	LBRSNAP_FLD_SYSCALL,
+	LBRSNAP_FLD_SYSARG = 16,
+};
+
+#define LBRSNAP_FILTER_NAMES	4	/* syscall argument names of a capture's filters */
+
+/*
+ * sys_arg_map entries: where a syscall has the named argument and how it is typed. A
+ * syscall without it makes every comparison of it false, != included.
+ */
+enum {
+	LBRSNAP_SYSARG_INDEX = 7,		/* bits 0-2: the argument's register */
+	LBRSNAP_SYSARG_PRESENT = 1 << 3,
+	LBRSNAP_SYSARG_SIGNED = 1 << 4,	/* compared as signed, sign-extended from its size */
+	LBRSNAP_SYSARG_STRING = 1 << 5,	/* a user string: read into a string slot */
+	LBRSNAP_SYSARG_SIZE_SHIFT = 6,	/* bits 6-7: log2 of its size in bytes */
 };
 
 struct lbrsnap_filter_insn {

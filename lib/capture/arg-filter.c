@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arg-filter.h"
+#include "arg-value.h"
+#include "edit-distance.h"
 #include "ret-value.h"
 #include "syscall-table.h"
 
@@ -18,6 +20,8 @@ enum tok_kind { T_END, T_NAME, T_NUM, T_STR, T_OP };
 struct parser {
 	const char *expr, *p;
 	const struct attach_target *t;
+	const struct syscall_table *sys;
+	struct arg_filter_names *names;
 	struct arg_filter_prog *prog;
 	char *err;
 	size_t err_len;
@@ -119,10 +123,106 @@ static void names_of(const struct attach_target *t, char *buf, size_t len)
 			n += snprintf(buf + n, n < len ? len - n : 0, "%s, ", t->args[i].name);
 	}
 	if (t->sys)
-		n += snprintf(buf + n, n < len ? len - n : 0, "syscall, arg0..arg5, ");
+		n += snprintf(buf + n, n < len ? len - n : 0, "syscall, its arguments by name, "
+			      "arg0..arg5, ");
 	else if (t->nr_args)
 		n += snprintf(buf + n, n < len ? len - n : 0, "arg0..arg%u, ", t->nr_args - 1);
 	snprintf(buf + n, n < len ? len - n : 0, "%spid, tid, cpu", t->has_ret ? "ret, " : "");
+}
+
+/* The up to three argument names of any syscall closest to the token, as ", a, b, c" */
+static void closest_sys_names(struct parser *ps, char *buf, size_t len)
+{
+	const char *best[3] = {};
+	size_t bestd[3] = { (size_t)-1, (size_t)-1, (size_t)-1 }, n = 0, d;
+	char tok[64];
+	__u32 nr, i, j, k;
+
+	buf[0] = 0;
+	snprintf(tok, sizeof(tok), "%.*s", (int)ps->len, ps->start);
+	for (nr = 0; ps->sys && nr < LBRSNAP_NR_SYSCALLS; nr++) {
+		const struct lbr_syscall *sc = syscall_table__get(ps->sys, nr);
+
+		for (i = 0; sc && i < sc->nr_args; i++) {
+			const char *cand = sc->args[i].name;
+
+			d = edit_distance(tok, cand);
+			if (d > strlen(tok) / 2 + 1)
+				continue;
+			for (j = 0; j < 3; j++) {
+				if (best[j] && !strcmp(best[j], cand))
+					break;
+				if (d < bestd[j]) {
+					for (k = 2; k > j; k--) {
+						best[k] = best[k - 1];
+						bestd[k] = bestd[k - 1];
+					}
+					best[j] = cand;
+					bestd[j] = d;
+					break;
+				}
+			}
+		}
+	}
+	for (j = 0; j < 3 && best[j]; j++)
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", j ? ", " : "", best[j]);
+}
+
+/*
+ * A syscall argument by name at sys_enter/sys_exit: its slot in the capture's names, with
+ * where each syscall has it. Its kind is a string when any syscall reads it as one.
+ */
+static int resolve_sys(struct parser *ps, __u8 *field, __u8 *kind)
+{
+	struct arg_filter_names *nm = ps->names;
+	__u8 map[LBRSNAP_NR_SYSCALLS] = {}, akind, size, e;
+	char near[128], names[512];
+	bool found = false, string = false;
+	__u32 nr, i, slot;
+
+	for (nr = 0; ps->sys && nr < LBRSNAP_NR_SYSCALLS; nr++) {
+		const struct lbr_syscall *sc = syscall_table__get(ps->sys, nr);
+
+		for (i = 0; sc && i < sc->nr_args; i++) {
+			if (strlen(sc->args[i].name) != ps->len ||
+			    strncmp(sc->args[i].name, ps->start, ps->len))
+				continue;
+			lbr_arg__sys_type(sc->args[i].type, &akind, &size);
+			e = i | LBRSNAP_SYSARG_PRESENT;
+			e |= akind == LBRSNAP_RET_SIGNED ? LBRSNAP_SYSARG_SIGNED : 0;
+			e |= akind == LBRSNAP_ARG_STRING ? LBRSNAP_SYSARG_STRING : 0;
+			e |= (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3) <<
+			     LBRSNAP_SYSARG_SIZE_SHIFT;
+			map[nr] = e;
+			found = true;
+			string |= akind == LBRSNAP_ARG_STRING;
+			break;
+		}
+	}
+	if (!found) {
+		closest_sys_names(ps, near, sizeof(near));
+		names_of(ps->t, names, sizeof(names));
+		if (near[0])
+			return fail(ps, "unknown name; no syscall has an argument of that name "
+				    "(closest: %s); %s also has %s", near, ps->t->spec, names);
+		return fail(ps, "unknown name; no syscall has an argument of that name; %s "
+			    "also has %s", ps->t->spec, names);
+	}
+	for (slot = 0; slot < nm->nr; slot++) {
+		if (strlen(nm->name[slot]) == ps->len && !strncmp(nm->name[slot], ps->start, ps->len))
+			break;
+	}
+	if (slot == nm->nr) {
+		if (nm->nr == LBRSNAP_FILTER_NAMES || ps->len >= sizeof(nm->name[0]))
+			return fail(ps, "at most %d syscall argument names in a capture's filters",
+				    LBRSNAP_FILTER_NAMES);
+		snprintf(nm->name[slot], sizeof(nm->name[0]), "%.*s", (int)ps->len, ps->start);
+		memcpy(nm->map[slot], map, sizeof(map));
+		nm->nr++;
+	}
+	*field = LBRSNAP_FLD_SYSARG + slot;
+	*kind = string ? LBRSNAP_ARG_STRING : LBRSNAP_RET_UNSIGNED;
+	return 0;
 }
 
 /* A name: its field, kind (LBRSNAP_RET_*, LBRSNAP_ARG_STRING) and string slot. */
@@ -175,6 +275,8 @@ static int resolve(struct parser *ps, __u8 *field, __u8 *kind, __u8 *slot)
 		}
 		k += t->args[i].kind == LBRSNAP_ARG_STRING;
 	}
+	if (t->sys && t->nr_args)
+		return resolve_sys(ps, field, kind);
 	names_of(t, names, sizeof(names));
 	return fail(ps, "unknown name; %s has %s", t->spec, names);
 }
@@ -278,7 +380,8 @@ static int comparison(struct parser *ps)
 			return fail(ps, "at most %d strings in a filter", LBRSNAP_FILTER_STRS);
 		memcpy(prog->str[prog->nr_str], s, n);
 		in.op = LBRSNAP_FOP_STR;
-		in.field = slot;
+		/* a syscall argument's slot depends on the syscall: the program finds it */
+		in.field = field >= LBRSNAP_FLD_SYSARG ? field : slot;
 		in.str = prog->nr_str++;
 		/* a glob compares the prefix, an exact match the NUL too */
 		in.imm = in.glob ? n : n + 1;
@@ -348,10 +451,11 @@ static int or_expr(struct parser *ps)
 }
 
 int arg_filter__compile(const char *expr, const struct attach_target *t,
+			const struct syscall_table *sys, struct arg_filter_names *names,
 			struct arg_filter_prog *prog, char *err, size_t err_len)
 {
-	struct parser ps = { .expr = expr, .p = expr, .t = t, .prog = prog, .err = err,
-			     .err_len = err_len };
+	struct parser ps = { .expr = expr, .p = expr, .t = t, .sys = sys, .names = names,
+			     .prog = prog, .err = err, .err_len = err_len };
 	int ret;
 
 	memset(prog, 0, sizeof(*prog));

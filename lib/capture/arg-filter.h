@@ -9,7 +9,9 @@
  *	OP    := == != < <= > >=
  *	VALUE := 123, -100, 0x1f, -EEXIST, a syscall name (syscall), "text", "prefix*"
  *
- * Strings only compare with == and != (a trailing * matches a prefix).
+ * Strings only compare with == and != (a trailing * matches a prefix). At sys_enter and
+ * sys_exit a name may be any syscall's argument name ("fd", "filename"); a syscall without
+ * it fails the comparison.
  */
 #ifndef LBRSNAP_ARG_FILTER_H
 #define LBRSNAP_ARG_FILTER_H
@@ -24,10 +26,26 @@ struct arg_filter_prog {
 };
 
 /*
- * Compiles expr for target t. On error returns -EINVAL and writes one line into err: the
- * column and token at fault, what is wrong and, for an unknown name, the names t has.
+ * The syscall argument names a capture's filters use at sys_enter/sys_exit, shared by all
+ * of them (the program's sys_arg_map): for each, per syscall number, where the syscall has
+ * it and how it is typed (LBRSNAP_SYSARG_*, 0 where it has none).
+ */
+struct arg_filter_names {
+	char name[LBRSNAP_FILTER_NAMES][LBRSNAP_FILTER_STR_LEN];
+	__u8 map[LBRSNAP_FILTER_NAMES][LBRSNAP_NR_SYSCALLS];
+	unsigned int nr;
+};
+
+struct syscall_table;
+
+/*
+ * Compiles expr for target t. At sys_enter/sys_exit, argument names are looked up in the
+ * syscall table sys and added to names. On error returns -EINVAL and writes one line into
+ * err: the column and token at fault, what is wrong and, for an unknown name, the names t
+ * has (at a syscall tracepoint, the closest argument names of any syscall).
  */
 int arg_filter__compile(const char *expr, const struct attach_target *t,
+			const struct syscall_table *sys, struct arg_filter_names *names,
 			struct arg_filter_prog *prog, char *err, size_t err_len);
 
 #endif /* LBRSNAP_ARG_FILTER_H */

@@ -15,6 +15,7 @@
 #include <linux/hw_breakpoint.h>
 #include <bpf/btf.h>
 #include "attach-spec.h"
+#include "edit-distance.h"
 #include "ksyms.h"
 #include "mem-spec.h"
 #include "tracefs-util.h"
@@ -77,29 +78,6 @@ int attach_spec__parse(const char *spec, enum lbrsnap_kind *kind, const char **n
 static bool is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
-}
-
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp;
-	size_t row[128];
-
-	if (la >= 128 || lb >= 128)
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? prev :
-				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
-				      (row[j] < row[j - 1] ? row[j] : row[j - 1]));
-			prev = tmp;
-		}
-	}
-	return row[lb];
 }
 
 /* Appends ", a, b, c" with the up to three closest candidate names. */

@@ -68,6 +68,7 @@ struct capture {
 	char lbr_why[256];
 	__u64 branch_filter;
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
+	struct arg_filter_names filter_names;	/* syscall argument names the filters use */
 	__u32 str_size;			/* lbrsnap_str_size(--string-len) */
 	void *rec_buf;			/* a record with its argument block moved in place */
 	struct lbrfile_writer *sink;	/* the writer of the poll in progress */
@@ -221,6 +222,8 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->str_len = o->string_len ?: CAPTURE_DEFAULT_STRING_LEN;
 	for (i = 0; c->syscalls && i < LBRSNAP_NR_SYSCALLS; i++)
 		skel->rodata->sys_str_mask[i] = syscall_table__str_mask(c->syscalls, i);
+	memcpy((void *)skel->rodata->sys_arg_map, c->filter_names.map,
+	       sizeof(c->filter_names.map));
 }
 
 /* Places every attach point: an object, a program of its kind in it and its pool slots. */
@@ -453,7 +456,8 @@ static int compile_filters(struct capture *c, char *err, size_t err_len)
 		c->aps[i].filter = calloc(1, sizeof(*c->aps[i].filter));
 		if (!c->aps[i].filter)
 			return -ENOMEM;
-		ret = arg_filter__compile(expr, t, c->aps[i].filter, err, err_len);
+		ret = arg_filter__compile(expr, t, c->syscalls, &c->filter_names, c->aps[i].filter,
+					  err, err_len);
 		if (ret)
 			return -EBADMSG;
 	}

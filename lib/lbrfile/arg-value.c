@@ -37,7 +37,7 @@ bool lbr_arg__type_is_string(const char *type)
 	return n >= 6 && !strncmp(type + n - 6, "char *", 6) && (n == 6 || type[n - 7] == ' ');
 }
 
-static void sys_type(const char *type, __u8 *kind, __u8 *size)
+void lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size)
 {
 	size_t i;
 
@@ -112,7 +112,7 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 	arg->type = d->type;
 	arg->enums = d->enums ?: "";
 	if (view->sc)
-		sys_type(d->type, &kind, &size);
+		lbr_arg__sys_type(d->type, &kind, &size);
 	arg->kind = kind;
 	arg->value = val[i];
 	/* syscall registers are stored whole: extend them here (functions' in the program) */

@@ -50,6 +50,11 @@ bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
 void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg);
 /* True for the C spellings of strings: "char *", "const char *" (not "char **") */
 bool lbr_arg__type_is_string(const char *type);
+/*
+ * How a syscall argument of tracefs type type is kept: LBRSNAP_ARG_STRING for char *, a
+ * pointer, or an integer kind and size ("int": signed, 4; "umode_t": unsigned, 2).
+ */
+void lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size);
 /* An argument's value as text (strings quoted, escaped); returns what snprintf() returns. */
 int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len);
 /* "name=value, name=value": the arguments of a record; returns the length written. */

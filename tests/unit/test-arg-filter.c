@@ -23,11 +23,12 @@ static struct attach_target mkdirat = {
 };
 
 static char err[512];
+static struct arg_filter_names names;
 
 static int compile(const char *expr, struct arg_filter_prog *p)
 {
 	err[0] = 0;
-	return arg_filter__compile(expr, &mkdirat, p, err, sizeof(err));
+	return arg_filter__compile(expr, &mkdirat, NULL, &names, p, err, sizeof(err));
 }
 
 static void test_postfix(void)
