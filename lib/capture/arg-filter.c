@@ -133,39 +133,25 @@ static void names_of(const struct attach_target *t, char *buf, size_t len)
 /* The up to three argument names of any syscall closest to the token, as ", a, b, c" */
 static void closest_sys_names(struct parser *ps, char *buf, size_t len)
 {
-	const char *best[3] = {};
-	size_t bestd[3] = { (size_t)-1, (size_t)-1, (size_t)-1 }, n = 0, d;
+	struct closest_names best;
+	size_t n = 0, d;
 	char tok[64];
-	__u32 nr, i, j, k;
+	__u32 nr, i;
 
 	buf[0] = 0;
+	closest_names__init(&best);
 	snprintf(tok, sizeof(tok), "%.*s", (int)ps->len, ps->start);
 	for (nr = 0; ps->sys && nr < LBRSNAP_NR_SYSCALLS; nr++) {
 		const struct lbr_syscall *sc = syscall_table__get(ps->sys, nr);
 
 		for (i = 0; sc && i < sc->nr_args; i++) {
-			const char *cand = sc->args[i].name;
-
-			d = edit_distance(tok, cand);
-			if (d > strlen(tok) / 2 + 1)
-				continue;
-			for (j = 0; j < 3; j++) {
-				if (best[j] && !strcmp(best[j], cand))
-					break;
-				if (d < bestd[j]) {
-					for (k = 2; k > j; k--) {
-						best[k] = best[k - 1];
-						bestd[k] = bestd[k - 1];
-					}
-					best[j] = cand;
-					bestd[j] = d;
-					break;
-				}
-			}
+			d = edit_distance(tok, sc->args[i].name);
+			if (d <= strlen(tok) / 2 + 1)
+				closest_names__add(&best, sc->args[i].name, d);
 		}
 	}
-	for (j = 0; j < 3 && best[j]; j++)
-		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", j ? ", " : "", best[j]);
+	for (i = 0; i < 3 && best.name[i]; i++)
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? ", " : "", best.name[i]);
 }
 
 /*

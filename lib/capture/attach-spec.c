@@ -84,12 +84,12 @@ static bool is_glob(const char *s)
 static void suggest(char *buf, size_t len, const char *name, const struct btf *btf,
 		    enum lbrsnap_kind kind)
 {
-	const char *best[3] = {};
-	size_t bestd[3] = { (size_t)-1, (size_t)-1, (size_t)-1 };
 	size_t limit = strlen(name) / 3 + 2, used;
 	__u32 id, n = btf__type_cnt(btf);
-	int i, k;
+	struct closest_names best;
+	int i;
 
+	closest_names__init(&best);
 	for (id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *cand = btf__name_by_offset(btf, t->name_off);
@@ -104,30 +104,17 @@ static void suggest(char *buf, size_t len, const char *name, const struct btf *b
 			cand += 10;
 		}
 		d = edit_distance(name, cand);
-		if (d > limit)
-			continue;
-		for (i = 0; i < 3; i++) {
-			if (best[i] && !strcmp(best[i], cand))
-				break;
-			if (d < bestd[i]) {
-				for (k = 2; k > i; k--) {
-					best[k] = best[k - 1];
-					bestd[k] = bestd[k - 1];
-				}
-				best[i] = cand;
-				bestd[i] = d;
-				break;
-			}
-		}
+		if (d <= limit)
+			closest_names__add(&best, cand, d);
 	}
-	if (!best[0])
+	if (!best.name[0])
 		return;
 	used = strlen(buf);
 	snprintf(buf + used, len - used, "; did you mean");
-	for (i = 0; i < 3 && best[i]; i++) {
+	for (i = 0; i < 3 && best.name[i]; i++) {
 		used = strlen(buf);
 		snprintf(buf + used, len - used, "%s %s:%s", i ? "," : "", kind_names[kind],
-			 best[i]);
+			 best.name[i]);
 	}
 	used = strlen(buf);
 	snprintf(buf + used, len - used, "?");

@@ -25,3 +25,32 @@ size_t edit_distance(const char *a, const char *b)
 	}
 	return row[lb];
 }
+
+void closest_names__init(struct closest_names *c)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		c->name[i] = NULL;
+		c->dist[i] = (size_t)-1;
+	}
+}
+
+void closest_names__add(struct closest_names *c, const char *cand, size_t d)
+{
+	int i, k;
+
+	for (i = 0; i < 3; i++) {
+		if (c->name[i] && !strcmp(c->name[i], cand))
+			return;
+		if (d < c->dist[i]) {
+			for (k = 2; k > i; k--) {
+				c->name[k] = c->name[k - 1];
+				c->dist[k] = c->dist[k - 1];
+			}
+			c->name[i] = cand;
+			c->dist[i] = d;
+			return;
+		}
+	}
+}

@@ -35,21 +35,19 @@ args_once() {
 }
 
 bench_args() {
-	local old r tp with without
+	local r tp with without
 	declare -gA ARGS_COST=()
 
 	bench_section "args: what arguments cost per record (bpftool run_time_ns / run_cnt;" \
 		"$ARGS_REPS alternating runs of $ARGS_N failing openat of a path)"
 	bench_cmd "lbrsnap record -e raw_tp:sys_enter -e raw_tp:sys_exit --comm bench-args" \
 		"[--no-args] -- (load: syscall-load --comm bench-args --open-missing $ARGS_N)"
-	old=$(sysctl -n kernel.bpf_stats_enabled)
-	bench_at_exit "sysctl -qw kernel.bpf_stats_enabled=$old"
-	sysctl -qw kernel.bpf_stats_enabled=1 || return 1
+	bpf_stats_on || return 1
 	for ((r = 0; r < ARGS_REPS; r++)); do
 		args_once "with arguments" || return 1
 		args_once "--no-args" --no-args || return 1
 	done
-	sysctl -qw kernel.bpf_stats_enabled="$old"
+	bpf_stats_restore
 	for tp in sys_enter sys_exit; do
 		with=${ARGS_COST[with arguments/$tp]:-}
 		without=${ARGS_COST[--no-args/$tp]:-}

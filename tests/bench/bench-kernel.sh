@@ -86,14 +86,12 @@ kernel_object() {
 }
 
 bench_kernel() {
-	local old tp acc ref
+	local tp acc ref
 
 	declare -gA KERNEL_MEDIAN=()
 	bench_section "kernel: per-invocation cost of the BPF program (bpftool run_time_ns / run_cnt;" \
 		"$KERNEL_REPS runs of $KERNEL_N failing syscalls)"
-	old=$(sysctl -n kernel.bpf_stats_enabled)
-	bench_at_exit "sysctl -qw kernel.bpf_stats_enabled=$old"
-	sysctl -qw kernel.bpf_stats_enabled=1 || return 1
+	bpf_stats_on || return 1
 
 	kernel_object "empty program (baseline)" empty.bpf.o
 	kernel_object "bpf_get_stack() alone (reference)" reference.bpf.o
@@ -101,7 +99,7 @@ bench_kernel() {
 	kernel_lbrsnap "lbrsnap, --comm accepting the workload" --comm bench-k --ringbuf 256M
 	kernel_lbrsnap "lbrsnap, no filter: all accepted" --ringbuf 256M
 
-	sysctl -qw kernel.bpf_stats_enabled="$old"
+	bpf_stats_restore
 	for tp in sys_enter sys_exit; do
 		acc=${KERNEL_MEDIAN[lbrsnap, no filter: all accepted/$tp]:-none}
 		ref=${KERNEL_MEDIAN[bpf_get_stack() alone (reference)/$tp]:-none}

@@ -120,7 +120,7 @@ peer_extra() {
 }
 
 bench_peers() {
-	local old r m ratio why
+	local r m ratio why
 	local -a modes=(untraced empty lbrsnap-reject bpftrace-reject lbrsnap-accept
 			bpftrace-accept perf perf-g)
 	declare -gA PEER_WALL=() PEER_CPU=() PEER_PROG=() PEER_EXTRA=()
@@ -147,16 +147,14 @@ bench_peers() {
 	bench_cmd "lbrsnap record -e raw_tp:sys_exit --errors --ringbuf $PEER_RING"
 	bench_cmd "bpftrace -e '$PEER_BPF_ACCEPT'"
 	bench_cmd "$PEER_PERF_CMD [-g]"
-	old=$(sysctl -n kernel.bpf_stats_enabled)
-	bench_at_exit "sysctl -qw kernel.bpf_stats_enabled=$old"
-	sysctl -qw kernel.bpf_stats_enabled=1 || return 1
+	bpf_stats_on || return 1
 
 	for ((r = 0; r < PEER_REPS; r++)); do
 		for m in "${modes[@]}"; do
 			peer_measure "$m" || return 1
 		done
 	done
-	sysctl -qw kernel.bpf_stats_enabled="$old"
+	bpf_stats_restore
 
 	for m in "${modes[@]}"; do
 		# shellcheck disable=SC2086 # lists of numbers

@@ -99,19 +99,15 @@ slots_compare() {
 }
 
 bench_slots() {
-	local old
-
 	bench_section "slots: per-CPU slot counters against one slot shared by all CPUs" \
 		"(raw_tp:sys_exit under syscall-load --threads 2; bpftool run_time_ns / run_cnt;" \
 		"$SLOTS_REPS alternating pairs of runs)"
 	bench_info "per-CPU slots: one per possible CPU, rounded up to a power of 2" \
 		"(possible CPUs: $(cat /sys/devices/system/cpu/possible))"
-	old=$(sysctl -n kernel.bpf_stats_enabled)
-	bench_at_exit "sysctl -qw kernel.bpf_stats_enabled=$old"
-	sysctl -qw kernel.bpf_stats_enabled=1 || return 1
+	bpf_stats_on || return 1
 	slots_compare "rejected: --comm matching nothing, 2 x $SLOTS_N failing close()" \
 		"$SLOTS_N" --comm bench-nomatch || return 1
 	slots_compare "recorded: --comm --errors keeping the load, 2 x $SLOTS_ACC_N failing close()" \
 		"$SLOTS_ACC_N" --comm bench-sl --errors --ringbuf 256M || return 1
-	sysctl -qw kernel.bpf_stats_enabled="$old"
+	bpf_stats_restore
 }

@@ -187,6 +187,16 @@ bpf_memlock() {
 		sort -u | awk '{ s += $2 } END { print s + 0 }'
 }
 
+# The kernel's BPF run-time accounting, on for a section and put back as it was after it
+# (and at exit, should the section fail half-way).
+bpf_stats_on() {
+	BPF_STATS_OLD=$(sysctl -n kernel.bpf_stats_enabled)
+	bench_at_exit "sysctl -qw kernel.bpf_stats_enabled=$BPF_STATS_OLD"
+	sysctl -qw kernel.bpf_stats_enabled=1
+}
+
+bpf_stats_restore() { sysctl -qw kernel.bpf_stats_enabled="$BPF_STATS_OLD"; }
+
 bpf_prog_stats() {
 	bpftool prog show id "$1" --json | sed -E \
 		's/.*"name":"([^"]*)".*"run_time_ns":([0-9]+),"run_cnt":([0-9]+).*/\1 \2 \3/;

@@ -33,6 +33,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include "gate.h"
 
 static long nr_fail, nr_ok, nr_missing, threads = 1;
 static double seconds;
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
 	const char *comm = NULL, *gate = NULL;
 	long children = 0;
 	bool hold = false;
-	int opt, fd;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -163,14 +164,8 @@ int main(int argc, char **argv)
 		return 2;
 	printf("pid=%d\nppid=%d\n", getpid(), getppid());
 	fflush(stdout);
-	if (gate) {
-		fd = open(gate, O_RDONLY);
-		if (fd < 0) {
-			perror(gate);
-			return 1;
-		}
-		close(fd);
-	}
+	if (gate__wait(gate))
+		return 1;
 	if (comm)
 		prctl(PR_SET_NAME, comm);
 	if (children)

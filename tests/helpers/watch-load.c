@@ -11,12 +11,12 @@
  * block opening FIFO for reading first, so a tracer can attach to the running process. The
  * binary is static and not position independent: `nm` gives the variable's address.
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "gate.h"
 
 volatile int lbrsnap_watched = -1;
 volatile long lbrsnap_watch_sink;
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	};
 	long writes = 10, reads = 0;
 	const char *gate = NULL;
-	int c, fd, fork_child = 0;
+	int c, fork_child = 0;
 	pid_t pid;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -67,14 +67,8 @@ int main(int argc, char **argv)
 	}
 	printf("pid=%d\n", getpid());
 	fflush(stdout);
-	if (gate) {
-		fd = open(gate, O_RDONLY);
-		if (fd < 0) {
-			perror(gate);
-			return 1;
-		}
-		close(fd);
-	}
+	if (gate__wait(gate))
+		return 1;
 	lbrsnap_watch_writes(writes, reads);
 	if (!fork_child)
 		return 0;
