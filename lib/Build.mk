@@ -2,7 +2,8 @@
 # liblbrsnap.a: the user-space core every front end (lbrsnap, perf-lbr, trace-cmd-lbr) and
 # the unit tests link. One folder per concern; data flows one way through them:
 #
-#   capture/       BPF loading and attaching, LBR enabling, workload, capture options
+#   capture/       BPF loading and attaching, LBR enabling, workload, capture options,
+#                  filters, watchpoints
 #   lbrfile/       lbrsnap.data (the record stream on disk) and typed return values
 #   symbols/       kallsyms, DWARF file:line, trimming of the tracing path
 #   report/        text and JSON rendering of captures
