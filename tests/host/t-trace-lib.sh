@@ -44,7 +44,11 @@ trace_record() {
 		[ -e "$tracefs/instances/$inst" ] && return 1
 		set -- "$@" -B "$inst" -e sched:sched_switch
 	fi
-	trace-cmd record -d --no-filter -o "$out" "$@" -- sleep 0.2 > "$out.log" 2>&1
+	# twenty short sleeps, not one: a quiet machine switches tasks too rarely in 0.2 s for
+	# the tests that need a recording with events in it
+	trace-cmd record -d --no-filter -o "$out" "$@" -- \
+		sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do sleep 0.01; done' \
+		> "$out.log" 2>&1
 	tracefs_restore
 	[ "$inst" != - ] && rmdir "$tracefs/instances/$inst" 2>/dev/null
 	trace-cmd report "$out" > /dev/null 2>&1
