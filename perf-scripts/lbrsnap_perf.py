@@ -14,10 +14,13 @@ copy lbrsnap perf writes next to the perf.data (else /proc/kallsyms).
 
 import bisect
 import os
+import re
 import struct
 
+FEAT_TRACING_DATA = 1
 FEAT_EVENT_DESC = 12
-# The lbr tracepoint format (see lbrsnap-perf(1)); perf passes the fields in this order.
+# The lbr tracepoint format (see lbrsnap-perf(1)); perf passes the fields in this order,
+# then the attach point's arguments, as its format in the tracing data names them.
 FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
           "trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",
           "ret_kind", "call")
@@ -73,7 +76,7 @@ def _u64s(raw):
 class LbrSample:
     """One lbr record: where, who, when, and its branches or kernel stack."""
 
-    def __init__(self, event, cpu, secs, nsecs, tid, comm, fields, sample):
+    def __init__(self, event, cpu, secs, nsecs, tid, comm, fields, args, sample):
         self.event = event                     # "lbr:fexit:do_sys_openat2"
         self.cpu = cpu
         self.time = secs * 1000000000 + nsecs
@@ -82,6 +85,11 @@ class LbrSample:
         self.comm = comm
         for name, value in zip(FIELDS, fields):
             setattr(self, name, value)
+        # the arguments as their types are: int for integers, enums and pointers, str for
+        # strings; a syscall's are syscall_nr, syscall and args (its six registers)
+        self.args = args
+        if isinstance(args.get("args"), (bytes, bytearray)):
+            args["args"] = _u64s(args["args"])
         # ret as its type reads ("-2", "true", "ERR_PTR(-ENOENT)"), as lbrsnap report shows it
         self.has_ret = bool(self.ret_kind)
         # [0] most recent, as perf and the LBR give them
@@ -180,27 +188,61 @@ def handler_name(event):
     return system + "__" + name
 
 
-def _make_handler(event, callback):
-    # perf counts the parameters: the fields, then perf_sample_dict, nothing else
-    def handler(event_name, context, common_cpu, common_secs, common_nsecs, common_pid,
-                common_comm, common_callchain, ret, seq, lbr_ret, stack_err, flags,
-                nr_branches, nr_stack, trim_branches, trim_stack, tracing_branches,
-                tracing_stack, ret_str, ret_kind, call, perf_sample_dict):
+def event_arg_fields(path):
+    """{format name: [(argument field, size, signed), ...]} of the lbr events, from the
+    tracing data."""
+    with open(path, "rb") as f:
+        header = f.read(104)
+        if len(header) < 104 or header[:8] != b"PERFILE2":
+            raise ValueError("%s: not a perf.data file" % path)
+        data = _feature(f, header, FEAT_TRACING_DATA) or b""
+    fields = {}
+    for m in re.finditer(rb"name: (\w+)\nID: \d+\nformat:\n(.*?)\nprint fmt:", data, re.S):
+        found = re.findall(rb"field:[^;]*?(\w+)(?:\[\d+\])?;\toffset:\d+;\tsize:(\d+);"
+                           rb"\tsigned:(\d+);", m.group(2))
+        found = [(n.decode(), int(size), signed == b"1") for n, size, signed in found
+                 if not n.startswith(b"common_")]
+        if tuple(f[0] for f in found[:len(FIELDS)]) == FIELDS:
+            fields[m.group(1).decode()] = found[len(FIELDS):]
+    return fields
+
+
+def _signed(value, size):
+    # perf reads an int field zero-extended: -100 in an int arrives as 4294967196
+    if isinstance(value, int) and size < 8 and value >= 1 << (8 * size - 1):
+        return value - (1 << (8 * size))
+    return value
+
+
+def _make_handler(event, callback, arg_fields):
+    # perf counts the parameters: exactly the fields, then perf_sample_dict. Argument names
+    # may be Python keywords ("from"): the parameters are numbered, the names kept apart.
+    nfixed = len(FIELDS)
+
+    def call(common_cpu, common_secs, common_nsecs, common_pid, common_comm, values, sample):
+        args = {name: _signed(v, size) if signed else v
+                for (name, size, signed), v in zip(arg_fields, values[nfixed:])}
         callback(LbrSample(event, common_cpu, common_secs, common_nsecs, common_pid,
-                           common_comm, (ret, seq, lbr_ret, stack_err, flags, nr_branches,
-                                         nr_stack, trim_branches, trim_stack,
-                                         tracing_branches, tracing_stack, ret_str,
-                                         ret_kind, call),
-                           perf_sample_dict))
-    return handler
+                           common_comm, values[:nfixed], args, sample))
+    params = ["p%d" % i for i in range(nfixed + len(arg_fields))]
+    src = ("def handler(event_name, context, common_cpu, common_secs, common_nsecs, "
+           "common_pid, common_comm, common_callchain, %s, perf_sample_dict):\n"
+           "    call(common_cpu, common_secs, common_nsecs, common_pid, common_comm, "
+           "(%s,), perf_sample_dict)\n" % (", ".join(params), ", ".join(params)))
+    namespace = {"call": call}
+    exec(src, namespace)
+    return namespace["handler"]
 
 
 def install(namespace, callback):
     """Defines a handler in namespace for every lbr event of the input; returns their count."""
     count = 0
+    arg_fields = event_arg_fields(input_path())
     for event in event_names(input_path()):
         if event.startswith("lbr:") and event != "lbr:sideband":
-            namespace[handler_name(event)] = _make_handler(event, callback)
+            name = handler_name(event)
+            namespace[name] = _make_handler(event, callback,
+                                            arg_fields.get(name[len("lbr__"):], []))
             count += 1
     return count
 

@@ -129,6 +129,12 @@ static std::string describe(int sd, const kshark_entry *e)
 		return "the snapshot record cannot be read";
 	p = (const unsigned char *)lbr_field__raw(snap, rec, "hook", &len);
 	out = p && len > 0 ? std::string((const char *)p, strnlen((const char *)p, len)) : "?";
+	/* the call with its arguments, in files that have them */
+	if (field_val(snap, rec, "has_call", 0)) {
+		p = (const unsigned char *)lbr_field__raw(snap, rec, "call", &len);
+		if (p && len > 0)
+			out += " " + std::string((const char *)p, strnlen((const char *)p, len));
+	}
 	/* files from before typed return values hold a signed value in every snapshot */
 	kind = field_val(snap, rec, "ret_kind", LBRSNAP_RET_SIGNED);
 	if (kind) {

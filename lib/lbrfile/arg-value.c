@@ -90,7 +90,7 @@ bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
 	return true;
 }
 
-static char arg_base(const char *name, const char *type)
+char lbr_arg__base(const char *name, const char *type)
 {
 	if (strstr(name, "mode") || !strcmp(type, "umode_t"))
 		return 'o';
@@ -121,7 +121,7 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 	else if (view->sc && size < 8)
 		arg->value = (__s64)(((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size));
 	arg->base = (kind == LBRSNAP_RET_SIGNED || kind == LBRSNAP_RET_UNSIGNED) &&
-		    !*arg->enums ? arg_base(arg->name, d->type) : 'd';
+		    !*arg->enums ? lbr_arg__base(arg->name, d->type) : 'd';
 	if (kind != LBRSNAP_ARG_STRING)
 		return;
 	for (k = 0; k < view->a->nr_strs; k++) {

@@ -55,6 +55,8 @@ bool lbr_arg__type_is_string(const char *type);
  * pointer, or an integer kind and size ("int": signed, 4; "umode_t": unsigned, 2).
  */
 void lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size);
+/* How an integer argument reads: 'o' for modes, 'x' for flags, masks and prot, else 'd' */
+char lbr_arg__base(const char *name, const char *type);
 /* An argument's value as text (strings quoted, escaped); returns what snprintf() returns. */
 int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len);
 /* "name=value, name=value": the arguments of a record; returns the length written. */

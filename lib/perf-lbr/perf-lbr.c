@@ -20,8 +20,11 @@
 #include "ret-value.h"
 #include "trim.h"
 #include "perf-lbr.h"
+#include "event-fields.h"
 
-#define REC_BUF_SIZE		(8192 + LBR_CALL_LEN)
+/* header, stack, branches, the fixed RAW part, the call, the arguments' typed fields */
+#define REC_BUF_SIZE		(8192 + LBR_CALL_LEN + \
+				 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8))
 /* what perf record -b says when no -j is given; captures without META branch_filter */
 #define DEFAULT_BRANCH_FILTER	"any,k"
 
@@ -34,6 +37,7 @@ struct lbr_event {
 	__u64 errnos[(LBR_MAX_ERRNO + 1 + 63) / 64];
 	const char *target;
 	__u64 ip;		/* the attach target's address, for records without a stack */
+	struct event_fields fields;	/* the arguments, in the RAW data behind struct lbr_raw */
 };
 
 /* Open-addressing set of tid -> last COMM emitted. */
@@ -128,6 +132,11 @@ bool perf_lbr__has_args(const struct perf_lbr *pl, size_t i)
 	const struct lbr_attach_point *ap = i < pl->nr_aps ? lbrfile__attach(pl->cap, i) : NULL;
 
 	return ap && ap->nr_args;
+}
+
+const struct event_fields *perf_lbr__fields(const struct perf_lbr *pl, size_t i)
+{
+	return &pl->evs[i].fields;
 }
 
 bool perf_lbr__has_errno(const struct perf_lbr *pl, size_t i, int err)
@@ -276,6 +285,7 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 		goto cleanup;
 	}
 	for (i = 0; i < pl->nr_aps; i++) {
+		event_fields__init(&pl->evs[i].fields, lbrfile__attach(cap, i), PERF_LBR_RAW_FIXED);
 		err = init_event(pl, i, o);
 		if (err) {
 			fprintf(stderr, "%s: bad attach point %zu\n", cap_path, i);
@@ -492,8 +502,9 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(lbrfile__attach(pl->cap, ev->ap),
 							 ev->flags);
 	__u64 st = e->attr.sample_type, *p = pl->buf + 1;
-	unsigned int trim_br, trim_st, skip_br, skip_st, off, i;
+	unsigned int trim_br, trim_st, skip_br, skip_st, off, room, i;
 	char ret[LBR_RET_LEN] = "", call[LBR_CALL_LEN];
+	bool has_args;
 	struct lbr_args args;
 	struct lbr_raw *raw;
 	__u32 *raw_size;
@@ -518,7 +529,7 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	}
 	raw_size = (__u32 *)p;
 	raw = (struct lbr_raw *)(raw_size + 1);
-	memset(raw, 0, sizeof(*raw));
+	memset(raw, 0, e->fields.end > sizeof(*raw) ? e->fields.end : sizeof(*raw));
 	raw->common_type = e->attr.config;
 	raw->common_pid = ev->tid;
 	raw->ret = kind ? ev->ret : 0;
@@ -533,15 +544,20 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	raw->ret_kind = kind;
 	if (kind)
 		lbr_ret__format(kind, ev->ret, ret, sizeof(ret));
-	off = sizeof(*raw);
+	off = e->fields.end;
 	raw->tracing_branches = raw_tail((char *)raw, &off, rec->branches,
 					 skip_br * sizeof(*rec->branches));
 	raw->tracing_stack = raw_tail((char *)raw, &off, rec->stack, skip_st * 8);
 	raw->ret_str = raw_tail((char *)raw, &off, ret, strlen(ret) + 1);
 	call[0] = 0;
-	if (lbr_args__view(pl->cap, lbrfile__attach(pl->cap, ev->ap), rec, &args))
+	has_args = lbr_args__view(pl->cap, lbrfile__attach(pl->cap, ev->ap), rec, &args);
+	if (has_args)
 		lbr_args__format_call(&args, call, sizeof(call));
 	raw->call = raw_tail((char *)raw, &off, call, strlen(call) + 1);
+	room = sizeof(pl->buf) - ((char *)raw - (char *)pl->buf) -
+	       (ev->nr_branches + 1) * sizeof(*rec->branches) - 8;
+	event_fields__encode(&e->fields, has_args ? &args : NULL, (unsigned char *)raw, &off,
+			     room);
 	/* u32 size + payload end 8-aligned */
 	while ((4 + off) % 8)
 		((char *)raw)[off++] = 0;

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "lbrfile.h"
+#include "event-fields.h"
 #include "perf-data.h"
 
 #define PERF_LBR_SYSTEM		"lbr"
@@ -54,6 +55,8 @@ bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i);
 enum lbrsnap_ret_kind perf_lbr__ret_kind(const struct perf_lbr *pl, size_t i);
 /* Whether attach point i's records carry arguments: its format prints the call first. */
 bool perf_lbr__has_args(const struct perf_lbr *pl, size_t i);
+/* Event i's argument fields, behind the fixed RAW part (none for the side-band dummy). */
+const struct event_fields *perf_lbr__fields(const struct perf_lbr *pl, size_t i);
 /* True if a record of a pointer-returning event holds ERR_PTR(-err). */
 bool perf_lbr__has_errno(const struct perf_lbr *pl, size_t i, int err);
 /* True if any event samples branch stacks (then HEADER_BRANCH_STACK belongs in the file). */

@@ -14,9 +14,13 @@
 #include "perf-tracing-data.h"
 #include "perf-lbr.h"
 #include "ret-value.h"
+#include "event-fields.h"
 #include "tracedat-live.h"
 
-/* Offsets match struct lbr_raw in perf-lbr.c; the ret field's type goes in at %s. */
+/*
+ * Offsets match struct lbr_raw in perf-lbr.c; the ret field's type goes in at %s. The
+ * arguments' typed fields follow (event-fields.h).
+ */
 static const char format_fields[] =
 	"format:\n"
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -37,8 +41,7 @@ static const char format_fields[] =
 	"\tfield:__data_loc u64[] tracing_stack;\toffset:48;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc char[] ret_str;\toffset:52;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned char ret_kind;\toffset:56;\tsize:1;\tsigned:0;\n"
-	"\tfield:__data_loc char[] call;\toffset:60;\tsize:4;\tsigned:1;\n"
-	"\n";
+	"\tfield:__data_loc char[] call;\toffset:60;\tsize:4;\tsigned:1;\n";
 
 /* buf_printf() formats: %% for each % of the print fmt */
 #define PRINT_COUNTS	"branches=%%u stack=%%u trim_branches=%%u trim_stack=%%u\", "
@@ -135,10 +138,17 @@ static void put_format(const struct perf_lbr *pl, size_t i, const char *name, st
 	/* with arguments, the call comes first: "%s " of the call, then as without */
 	const char *cf = perf_lbr__has_args(pl, i) ? "%s " : "";
 	const char *ca = perf_lbr__has_args(pl, i) ? "__get_str(call), " : "";
+	char *fields = NULL;
 
 	buf_printf(&f, "name: %s\nID: %llu\n", name,
 		   (unsigned long long)perf_lbr__attr(pl, i)->config);
 	buf_printf(&f, format_fields, is_signed ? "long long" : "unsigned long long", is_signed);
+	fields = event_fields__format(perf_lbr__fields(pl, i));
+	if (!fields) {
+		b->err = -ENOMEM;
+		goto cleanup;
+	}
+	buf_printf(&f, "%s\n", fields);
 	switch (kind) {
 	case LBRSNAP_RET_NONE:
 		buf_printf(&f, "print fmt: \"%s" PRINT_COUNTS "%s" COUNT_ARGS "\n", cf, ca);
@@ -167,24 +177,9 @@ static void put_format(const struct perf_lbr *pl, size_t i, const char *name, st
 		buf_u64(b, f.len);
 		buf_put(b, f.p, f.len);
 	}
+cleanup:
+	free(fields);
 	free(f.p);
-}
-
-/* A format name must be a C identifier: "fexit:do_sys_openat2" -> "fexit__do_sys_openat2". */
-static void format_name(const char *spec, char *out, size_t size)
-{
-	size_t o = 0;
-
-	for (; *spec && o + 3 < size; spec++) {
-		if (*spec == ':') {
-			out[o++] = '_';
-			out[o++] = '_';
-		} else {
-			out[o++] = (*spec >= 'a' && *spec <= 'z') || (*spec >= 'A' && *spec <= 'Z') ||
-				   (*spec >= '0' && *spec <= '9') ? *spec : '_';
-		}
-	}
-	out[o] = '\0';
 }
 
 static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
@@ -199,7 +194,7 @@ static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
 	for (i = 0; perf_lbr__is_tracepoint(pl, i); i++) {
 		const char *spec = strchr(perf_lbr__name(pl, i), ':') + 1;
 
-		format_name(spec, name, sizeof(name));
+		event_fields__name(spec, name, sizeof(name));
 		put_format(pl, i, name, b);
 	}
 }

@@ -174,6 +174,38 @@ int tracedat_formats__check(void)
 	return err;
 }
 
+__u32 tracedat_format__args_id(__u32 ap)
+{
+	return ap <= TRACEDAT_ID_MAX - TRACEDAT_ID_ARGS ? TRACEDAT_ID_ARGS + ap : 0;
+}
+
+char *tracedat_format__args(const struct lbr_attach_point *ap, const struct event_fields *ef,
+			    int *err)
+{
+	char *fields = NULL, *fmt = NULL, *args = NULL, *text = NULL;
+	__u32 id = tracedat_format__args_id(ap->id);
+	char name[256];
+
+	*err = 0;
+	if (!ef->nr || !id)
+		return NULL;
+	event_fields__name(ap->spec, name, sizeof(name));
+	fields = event_fields__format(ef);
+	*err = fields ? event_fields__print(ef, &fmt, &args) : -ENOMEM;
+	if (*err)
+		goto cleanup;
+	if (asprintf(&text, "name: %s\nID: %u\nformat:\n" COMMON_FIELDS "%s\n"
+		     "print fmt: \"%s\", %s\n", name, id, fields, fmt, args) < 0) {
+		text = NULL;
+		*err = -ENOMEM;
+	}
+cleanup:
+	free(fields);
+	free(fmt);
+	free(args);
+	return text;
+}
+
 static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_event *ev)
 {
 	c->type = id;
@@ -182,9 +214,10 @@ static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_eve
 	c->pid = ev->tid;
 }
 
-/* Scratch space for the largest event: 32 branches, the stack, the strings. */
+/* Scratch space for the largest event: 32 branches, the stack, the strings, or the arguments */
 #define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
-			 128 + LBR_RET_LEN + LBR_CALL_LEN)
+			 128 + LBR_RET_LEN + LBR_CALL_LEN + \
+			 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8))
 
 /* Puts len bytes behind the event at *off and returns their __data_loc word. */
 static __u32 put_tail(unsigned char *buf, unsigned int *off, const void *data, unsigned int len)
@@ -243,9 +276,22 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 	return fn(ctx, e->time_ns, buf, off);
 }
 
+/* The record's arguments as their attach point's typed fields */
+static int emit_args(const struct lbr_record *rec, const struct lbr_args *view,
+		     const struct event_fields *ef, tracedat_emit_fn fn, void *ctx,
+		     unsigned char *buf)
+{
+	unsigned int off = ef->end;
+
+	memset(buf, 0, ef->end);
+	common_init((struct lbr_common *)buf, tracedat_format__args_id(rec->ev->ap), rec->ev);
+	event_fields__encode(ef, view, buf, &off, EV_BUF_SIZE);
+	return fn(ctx, rec->ev->time_ns, buf, off);
+}
+
 int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
-			 const struct lbr_attach_point *ap, const struct ksyms *ks,
-			 tracedat_emit_fn fn, void *ctx)
+			 const struct lbr_attach_point *ap, const struct event_fields *ef,
+			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx)
 {
 	unsigned char buf[EV_BUF_SIZE] __attribute__((aligned(8)));
 	const struct lbrsnap_event *e = rec->ev;
@@ -254,6 +300,7 @@ int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
 	struct lbr_branch_ev b;
 	struct lbr_args args;
 	char hook[128], call[LBR_CALL_LEN];
+	bool has_args;
 	int n = 0;
 	int err;
 	int i;
@@ -265,12 +312,19 @@ int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
 	v.hook = hook;
 	v.ret_kind = lbr_ret__record_kind(ap, e->flags);
 	call[0] = 0;
-	if (lbr_args__view(f, ap, rec, &args))
+	has_args = lbr_args__view(f, ap, rec, &args);
+	if (has_args)
 		lbr_args__format_call(&args, call, sizeof(call));
 	v.call = call;
 	if (ks) {
 		v.trim_branches = trim__branches(ks, rec->branches, e->nr_branches, target);
 		v.trim_stack = trim__stack(ks, rec->stack, e->nr_stack, target);
+	}
+	if (has_args && ef && ef->nr && tracedat_format__args_id(e->ap)) {
+		err = emit_args(rec, &args, ef, fn, ctx, buf);
+		if (err)
+			return err;
+		n++;
 	}
 	memset(buf, 0, sizeof(buf));
 	err = emit_snapshot(rec, &v, fn, ctx, buf);

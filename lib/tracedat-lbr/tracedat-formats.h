@@ -8,6 +8,10 @@
  *   lbr:branch           one per branch entry, printed with %pS so that trace-cmd and
  *                        KernelShark show symbols without a plugin
  *   lbr:stack            the kernel call stack of a record, innermost first
+ *   lbr:<attach point>   one per record with arguments, before its branch_snapshot: the
+ *                        arguments as typed fields (event-fields.h), named after the
+ *                        attach point as in perf.data ("fexit__do_mkdirat"), so that
+ *                        `trace-cmd report -F` and KernelShark filter on their values
  *
  * Like lbrsnap report, they leave out the tracing path's entries (trim.h): entries, the
  * branch events and ips start after them; "trimmed" counts them and tracing_entries /
@@ -22,6 +26,7 @@
 #include <linux/types.h>
 #include "ksyms.h"
 #include "lbrfile.h"
+#include "event-fields.h"
 
 #define TRACEDAT_LBR_SYSTEM	"lbr"
 
@@ -29,6 +34,8 @@ enum tracedat_lbr_id {
 	TRACEDAT_ID_SNAPSHOT = 30000,
 	TRACEDAT_ID_BRANCH = 30001,
 	TRACEDAT_ID_STACK = 30002,
+	TRACEDAT_ID_ARGS = 30003,	/* + the attach point's index, up to TRACEDAT_ID_MAX */
+	TRACEDAT_ID_MAX = 32767,
 };
 
 #define TRACEDAT_NR_FORMATS	3
@@ -37,6 +44,15 @@ enum tracedat_lbr_id {
 const char *tracedat_format(int i);
 /* Parses every format with libtraceevent and checks its fields; 0 or -EINVAL. */
 int tracedat_formats__check(void);
+/*
+ * The format of attach point ap's argument event, whose fields ef describes (laid out from
+ * offset 8 on); malloc()ed, NULL when it has none, or no ID left below TRACEDAT_ID_MAX, or
+ * no memory (*err then -ENOMEM).
+ */
+char *tracedat_format__args(const struct lbr_attach_point *ap, const struct event_fields *ef,
+			    int *err);
+/* The event ID of attach point index ap's argument event, 0 when above TRACEDAT_ID_MAX */
+__u32 tracedat_format__args_id(__u32 ap);
 
 /* Receives one encoded event payload (common fields included). */
 typedef int (*tracedat_emit_fn)(void *ctx, __u64 ts, const void *payload, unsigned int len);
@@ -51,7 +67,8 @@ struct tracedat_lbr_view {
 };
 
 /*
- * Encodes one capture record as lbr events in this order: branch_snapshot, one branch per
+ * Encodes one capture record as lbr events in this order: its arguments (when ef, its
+ * attach point's argument fields, has any), branch_snapshot, one branch per
  * entry left after trimming (most recent first), stack (only when the record has one). ap
  * (may be NULL) gives the hook name, the return type and the traced function, f (may be
  * NULL) the syscall names of the capture; ks (may be
@@ -59,7 +76,7 @@ struct tracedat_lbr_view {
  * events or -errno.
  */
 int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
-			 const struct lbr_attach_point *ap, const struct ksyms *ks,
-			 tracedat_emit_fn fn, void *ctx);
+			 const struct lbr_attach_point *ap, const struct event_fields *ef,
+			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx);
 
 #endif /* LBRSNAP_TRACEDAT_FORMATS_H */

@@ -34,6 +34,8 @@ struct merge {
 	unsigned int nr_cap_cpus;
 	struct tracedat_merge_stats *st;
 	struct tracedat_pages *pages;
+	struct event_fields *fields;	/* per attach point: its argument event's fields */
+	size_t nr_fields;
 	/*
 	 * What libtracecmd adds to the recorded time stamps (DATE, OFFSET options): they are
 	 * copied shifted and the options left out, so the lbr events are shifted alike.
@@ -232,6 +234,31 @@ cleanup:
 	return err;
 }
 
+/* One event per attach point with arguments: its typed fields (tracedat-formats.h) */
+static int add_arg_events(struct merge *mg)
+{
+	const char *text;
+	size_t i;
+	int err = 0;
+
+	mg->nr_fields = lbrfile__nr_attach(mg->cap);
+	mg->fields = calloc(mg->nr_fields ?: 1, sizeof(*mg->fields));
+	if (!mg->fields)
+		return -ENOMEM;
+	for (i = 0; i < mg->nr_fields && !err; i++) {
+		const struct lbr_attach_point *ap = lbrfile__attach(mg->cap, i);
+
+		event_fields__init(&mg->fields[i], ap, sizeof(__u64));
+		if (!ap)
+			continue;
+		text = tracedat_format__args(ap, &mg->fields[i], &err);
+		if (text)
+			err = tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, 1, &text);
+		free((char *)text);
+	}
+	return err;
+}
+
 static int add_lbr_system(struct merge *mg)
 {
 	const char *texts[TRACEDAT_NR_FORMATS];
@@ -243,6 +270,10 @@ static int add_lbr_system(struct merge *mg)
 		return fail(mg, -EINVAL, "internal error: lbr event formats do not parse");
 	for (i = 0; i < TRACEDAT_NR_FORMATS; i++)
 		texts[i] = tracedat_format(i);
+	if (tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, TRACEDAT_NR_FORMATS, texts))
+		return -ENOMEM;
+	if (add_arg_events(mg))
+		return -ENOMEM;
 	/* kallsyms taken at the end of the capture also name BPF programs and trampolines */
 	ks = lbrfile__kallsyms(mg->cap, &len);
 	if (ks && len && tracedat_blob__set(&mg->meta.kallsyms, ks, len))
@@ -251,8 +282,7 @@ static int add_lbr_system(struct merge *mg)
 		return fail(mg, -EINVAL, "the capture's kallsyms cannot be parsed");
 	if (mg->nr_cap_cpus > mg->meta.nr_cpus)
 		mg->meta.nr_cpus = mg->nr_cap_cpus;
-	return tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, TRACEDAT_NR_FORMATS,
-					 texts) ?: add_cmdlines(mg);
+	return add_cmdlines(mg);
 }
 
 static int meta_from_capture(struct merge *mg)
@@ -303,7 +333,9 @@ static int meta_from_recording(struct merge *mg, const char *input)
 	if (!mg->in)
 		return fail(mg, -EINVAL, "%s: libtracecmd cannot open it", input);
 	tep = tracecmd_get_tep(mg->in);
-	for (i = 0; i < TRACEDAT_NR_FORMATS; i++) {
+	/* the fixed events' IDs, then one per attach point for its arguments */
+	for (i = 0; i < TRACEDAT_NR_FORMATS + (int)lbrfile__nr_attach(mg->cap) &&
+	     TRACEDAT_ID_SNAPSHOT + i <= TRACEDAT_ID_MAX; i++) {
 		if (tep && tep_find_event(tep, TRACEDAT_ID_SNAPSHOT + i))
 			return fail(mg, -EEXIST, "%s: event id %d is taken", input,
 				    TRACEDAT_ID_SNAPSHOT + i);
@@ -322,7 +354,9 @@ static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
 static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 {
 	const struct lbr_attach_point *ap = lbrfile__attach(mg->cap, rec->ev->ap);
-	int n = tracedat_lbr__encode(mg->cap, rec, ap, mg->ks, emit, mg);
+	const struct event_fields *ef = rec->ev->ap < mg->nr_fields ? &mg->fields[rec->ev->ap] :
+					NULL;
+	int n = tracedat_lbr__encode(mg->cap, rec, ap, ef, mg->ks, emit, mg);
 
 	if (n < 0)
 		return n;
@@ -451,6 +485,7 @@ cleanup:
 	if (mg.cap)
 		lbrfile__close(mg.cap);
 	ksyms__free(mg.ks);
+	free(mg.fields);
 	for (c = 0; c < mg.nr_cap_cpus; c++)
 		free(mg.cpus[c].recs);
 	free(mg.cpus);

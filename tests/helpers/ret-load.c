@@ -25,6 +25,10 @@
  *     of the directory (no mmap: -ENODEV), of fd -1	18446744073709551597 (-ENODEV) x1,
  *     2 times						18446744073709551607 (-EBADF) x2
  *							fget: a struct file * x1, NULL x2
+ *   clock_nanosleep(CLOCK_MONOTONIC) of 1000 ns	hrtimer_nanosleep(rqtp, enum
+ *     2 times, then TIMER_ABSTIME at 0 (passed)	hrtimer_mode mode, clockid_t): 0 x3;
+ *							1000 HRTIMER_MODE_REL 1 x2,
+ *							0 HRTIMER_MODE_ABS 1 x1
  *
  * The egid is set back before it exits. Exit status 0 when every call returned what the table
  * says (0 for getegid only if it runs with egid 0), 1 otherwise (with a message), 2 on usage.
@@ -37,6 +41,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -53,6 +58,8 @@
 #define NR_GETEGID	6
 #define MMAP_ADDR	(1ul << 40)
 #define NR_MMAP_BAD	2
+#define NSLEEP_NS	1000
+#define NR_NSLEEP_REL	2
 
 /* what happened, printed once the name is back: nothing is written while counted */
 static char report[4096];
@@ -103,6 +110,7 @@ static void run(const char *dir)
 	long r, dfd, got[3], p[3];
 	int pipefd[2], i, n, bad;
 	uint32_t egid;
+	struct timespec ts;
 
 	snprintf(path, sizeof(path), "%s/" SUBDIR, dir);
 	snprintf(missing, sizeof(missing), "%s/missing", path);
@@ -152,6 +160,15 @@ static void run(const char *dir)
 	note(p[0] == (long)MMAP_ADDR && p[1] == -ENODEV && n == NR_MMAP_BAD, "mmap at %#lx: "
 	     "%#lx; of the directory: %ld; of fd -1: -EBADF %d of %d", MMAP_ADDR, p[0], p[1], n,
 	     NR_MMAP_BAD);
+
+	ts.tv_sec = 0;
+	ts.tv_nsec = NSLEEP_NS;
+	n = count_ret(SYS_clock_nanosleep, NR_NSLEEP_REL, 0, CLOCK_MONOTONIC, 0, (long)&ts, 0, 0,
+		      0);
+	ts.tv_nsec = 0;
+	r = sys(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, (long)&ts, 0, 0, 0);
+	note(n == NR_NSLEEP_REL && !r, "clock_nanosleep of %d ns: 0 %d of %d; until 0: %ld",
+	     NSLEEP_NS, n, NR_NSLEEP_REL, r);
 
 	/* still under the test's name, but reaching none of the functions above */
 	p[2] = sys(SYS_setresgid, -1, egid, -1, 0, 0, 0);
