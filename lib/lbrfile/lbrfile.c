@@ -401,6 +401,8 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	/* A capture cut short (no END) is refused rather than read as if it were whole. */
 	err = ended ? 0 : -ENODATA;
 	merge_gaps(f);
+	/* indexing read every record: none of them needs to stay resident */
+	lbrfile__release(f);
 cleanup:
 	close(fd);
 	if (err) {
@@ -538,18 +540,38 @@ static int rec_cmp_off(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx)
+void lbrfile__release(struct lbrfile *f)
 {
-	struct lbr_record rec;
-	size_t i;
-	int err;
+	if (f && f->map)
+		madvise(f->map, f->len, MADV_DONTNEED);
+}
 
+static void order(struct lbrfile *f, bool sorted)
+{
 	if (sorted != f->by_time) {
 		if (f->nr_recs)		/* a capture without records has no array */
 			qsort(f->recs, f->nr_recs, sizeof(*f->recs),
 			      sorted ? rec_cmp_time : rec_cmp_off);
 		f->by_time = sorted;
 	}
+}
+
+int lbrfile__record(struct lbrfile *f, bool sorted, size_t i, struct lbr_record *rec)
+{
+	order(f, sorted);
+	if (i >= f->nr_recs)
+		return -ENOENT;
+	lbr_record__parse((const char *)f->map + f->recs[i].off, f->recs[i].size, rec);
+	return 0;
+}
+
+int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx)
+{
+	struct lbr_record rec;
+	size_t i;
+	int err;
+
+	order(f, sorted);
 	for (i = 0; i < f->nr_recs; i++) {
 		const struct rec_index *r = &f->recs[i];
 
@@ -557,6 +579,8 @@ int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void
 		err = fn(&rec, ctx);
 		if (err)
 			return err;
+		if (i % LBRFILE_RELEASE_EVERY == LBRFILE_RELEASE_EVERY - 1)
+			lbrfile__release(f);
 	}
 	return 0;
 }

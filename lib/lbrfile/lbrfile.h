@@ -213,6 +213,16 @@ bool lbrfile__lbr_stale(const struct lbrfile *f, __u32 cpu, __u64 time_ns);
 /* Calls fn for every record in file order (sorted=false) or time order (sorted=true). */
 typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
 int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx);
+/*
+ * Gives back the pages of the capture read so far (records stay valid: touched again, they
+ * come back from the page cache), so that a pass over a capture keeps a bounded part of it
+ * resident however many records it has. lbrfile__for_each() calls it every
+ * LBRFILE_RELEASE_EVERY records; a caller holding records to use later calls it as it goes.
+ */
+void lbrfile__release(struct lbrfile *f);
+/* Record i (in time order if sorted, else file order) into rec; -ENOENT past the last. */
+int lbrfile__record(struct lbrfile *f, bool sorted, size_t i, struct lbr_record *rec);
+#define LBRFILE_RELEASE_EVERY	4096
 
 /* Writing */
 struct lbrfile_writer;

@@ -66,6 +66,7 @@ struct perf_lbr {
 	perf_lbr_emit_fn fn;
 	perf_lbr_known_fn known;
 	void *ctx;
+	size_t next;		/* the next record to emit, in time order */
 	__u64 buf[REC_BUF_SIZE / 8];
 };
 
@@ -613,8 +614,8 @@ static int emit_losses(struct perf_lbr *pl)
 	return 0;
 }
 
-int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
-		   perf_lbr_emit_fn fn, void *ctx)
+int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
+			 perf_lbr_emit_fn fn, void *ctx)
 {
 	int err = 0;
 
@@ -623,20 +624,46 @@ int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn know
 	pl->ctx = ctx;
 	pl->nr_comms = 0;
 	pl->nr_bad_ap = 0;
+	pl->next = 0;
 	if (pl->comms)
 		memset(pl->comms, 0, pl->comm_cap * sizeof(*pl->comms));
 	if (kernel_mmap)
 		err = emit_kernel_mmap(pl);
 	if (!err)
 		err = emit_ksymbols(pl);
-	if (!err)
-		err = lbrfile__for_each(pl->cap, true, emit_record, pl);
-	if (!err)
-		err = emit_losses(pl);
+	return err;
+}
+
+int perf_lbr__emit_until(struct perf_lbr *pl, __u64 limit)
+{
+	struct lbr_record rec;
+	int err;
+
+	while (!lbrfile__record(pl->cap, true, pl->next, &rec) && rec.ev->time_ns <= limit) {
+		err = emit_record(&rec, pl);
+		if (err)
+			return err;
+		/* records are converted as they are written: nothing of the capture piles up */
+		if (++pl->next % LBRFILE_RELEASE_EVERY == 0)
+			lbrfile__release(pl->cap);
+	}
+	return 0;
+}
+
+int perf_lbr__emit_end(struct perf_lbr *pl)
+{
+	int err = perf_lbr__emit_until(pl, ~0ULL) ?: emit_losses(pl);
+
 	if (pl->nr_bad_ap)
 		fprintf(stderr, "warning: %llu records name no attach point of the capture and were "
 			"left out\n", (unsigned long long)pl->nr_bad_ap);
 	return err;
+}
+
+int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
+		   perf_lbr_emit_fn fn, void *ctx)
+{
+	return perf_lbr__emit_begin(pl, kernel_mmap, known, fn, ctx) ?: perf_lbr__emit_end(pl);
 }
 
 int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path)

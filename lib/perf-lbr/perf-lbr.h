@@ -73,6 +73,15 @@ typedef int (*perf_lbr_emit_fn)(const struct perf_event_header *rec, __u64 time,
 typedef bool (*perf_lbr_known_fn)(__u32 tid, void *ctx);
 int perf_lbr__emit(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
 		   perf_lbr_emit_fn fn, void *ctx);
+/*
+ * The same in steps, for a merge that streams the capture between a recording's records:
+ * begin (kernel MMAP, KSYMBOLs), until (the records with time <= limit, in time order, as
+ * often as needed), end (the records left, then the losses).
+ */
+int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
+			 perf_lbr_emit_fn fn, void *ctx);
+int perf_lbr__emit_until(struct perf_lbr *pl, __u64 limit);
+int perf_lbr__emit_end(struct perf_lbr *pl);
 
 /* Writes the capture's kallsyms text to path (for `perf report --kallsyms`). */
 int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path);

@@ -38,11 +38,6 @@ struct id_attr {
 	size_t attr;
 };
 
-struct pending {
-	char *buf;		/* [u64 time][record] ... in time order */
-	size_t len, cap, pos;
-};
-
 struct merge {
 	const char *rec_path;
 	struct perf_reader *r;
@@ -56,7 +51,6 @@ struct merge {
 	size_t nr_ids;
 	__u32 *tids;		/* threads the recording names with COMM, sorted */
 	size_t nr_tids, cap_tids;
-	struct pending pend;
 	__u64 max_time;
 	__u64 first_time, last_time;
 	struct perf_merge_stats st;
@@ -206,44 +200,14 @@ static int write_recorded(struct merge *m, const struct perf_event_header *h, __
 	return perf_writer__write(m->w, o);
 }
 
-static int pending_add(const struct perf_event_header *rec, __u64 time, void *ctx)
+/* An lbr record, converted as the recording's records around it are written */
+static int write_lbr(const struct perf_event_header *rec, __u64 time, void *ctx)
 {
-	struct pending *p = &((struct merge *)ctx)->pend;
-	char *n;
+	struct merge *m = ctx;
 
-	if (p->len + 8 + rec->size > p->cap) {
-		p->cap = (p->len + 8 + rec->size) * 2;
-		n = realloc(p->buf, p->cap);
-		if (!n)
-			return -ENOMEM;
-		p->buf = n;
-	}
-	memcpy(p->buf + p->len, &time, 8);
-	memcpy(p->buf + p->len + 8, rec, rec->size);
-	p->len += 8 + rec->size;
-	return 0;
-}
-
-/* Writes the held lbr records with time <= limit. */
-static int pending_flush(struct merge *m, __u64 limit)
-{
-	struct pending *p = &m->pend;
-	const struct perf_event_header *h;
-	__u64 time;
-	int err;
-
-	while (p->pos < p->len) {
-		memcpy(&time, p->buf + p->pos, 8);
-		if (time > limit)
-			break;
-		h = (const void *)(p->buf + p->pos + 8);
-		err = perf_writer__write(m->w, h);
-		if (err)
-			return err;
-		m->st.lbr_samples += h->type == PERF_RECORD_SAMPLE;
-		p->pos += 8 + h->size;
-	}
-	return 0;
+	(void)time;
+	m->st.lbr_samples += rec->type == PERF_RECORD_SAMPLE;
+	return perf_writer__write(m->w, rec);
 }
 
 /*
@@ -335,9 +299,13 @@ static int copy_data(struct merge *m)
 	__u64 t, id;
 	int ret, err;
 
+	/* the recording has its own kernel MMAP */
+	err = perf_lbr__emit_begin(m->pl, false, tid_known, write_lbr, m);
+	if (err)
+		return err;
 	while ((ret = merge_next(m, &h)) > 0) {
 		if (h->type == PERF_RECORD_FINISHED_ROUND) {
-			err = pending_flush(m, m->max_time);
+			err = perf_lbr__emit_until(m->pl, m->max_time);
 			if (err)
 				return err;
 			err = perf_writer__write(m->w, h);
@@ -361,7 +329,7 @@ static int copy_data(struct merge *m)
 	}
 	if (ret < 0)
 		return ret;
-	return pending_flush(m, NO_TIME);
+	return perf_lbr__emit_end(m->pl);
 }
 
 static int add_attrs(struct merge *m)
@@ -549,10 +517,6 @@ int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 	err = collect_tids(&m);
 	if (err)
 		goto cleanup;
-	/* the recording has its own kernel MMAP */
-	err = perf_lbr__emit(m.pl, false, tid_known, pending_add, &m);
-	if (err)
-		goto cleanup;
 	err = perf_writer__create(out_path, perf_reader__attr_bytes(m.r), &m.w);
 	if (err)
 		goto cleanup;
@@ -578,7 +542,6 @@ cleanup:
 	lbrfile__close(cap);
 	perf_reader__close(m.r);
 	perf_unzip__free(m.unzip);
-	free(m.pend.buf);
 	free(m.ids);
 	free(m.tids);
 	return err;

@@ -360,7 +360,9 @@ static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 
 	if (n < 0)
 		return n;
-	mg->st->lbr_records++;
+	/* what was read of the capture goes back: peak memory stays the same for any size */
+	if (++mg->st->lbr_records % LBRFILE_RELEASE_EVERY == 0)
+		lbrfile__release(mg->cap);
 	return 0;
 }
 
