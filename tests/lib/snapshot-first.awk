@@ -4,8 +4,11 @@
 # jump before it; the one call allowed before it is the CPU id that addresses the program's
 # per-CPU slot (bpf_get_smp_processor_id(), helper 8, inlined from 6.10 by 1ae6921009e5). Reads `llvm-objdump -d --no-show-raw-insn` of a BPF object, or `bpftool
 # prog dump xlated` of loaded programs, and prints one line per program:
-#     PROG ok N		N instructions of argument set-up precede the snapshot
+#     PROG ok N C J	N instructions (C of them calls, J jumps) precede the snapshot
 #     PROG bad WHY
+# With -v count=1 it measures instead of checking (the bench section "distance"): other calls
+# and jumps before the snapshot are counted, not rejected; instructions are taken in address
+# order, so with a jump N, C and J are those of the fall-through path.
 # In an object the snapshot is "call 176" (BPF_FUNC_get_branch_snapshot). In the kernel's
 # xlated copy it is "call bpf_get_branch_snapshot" before 6.10; from 6.10 the verifier inlines
 # it (314a53623cd4) as "if r3 != 0x0 goto" (never taken: r3 = 0 is set just before) followed
@@ -18,6 +21,8 @@ function finish() {
 	decided = 0
 	setup = 0
 	cpu_calls = 0
+	calls = 0
+	jumps = 0
 	inline_at = -1
 }
 
@@ -47,7 +52,7 @@ prog == "" || decided { next }
 	if (inline_at >= 0) {
 		if (insn ~ /^call /) {
 			if (insn ~ /snapshot_branch_stack|__static_call_return0/)
-				print prog, "ok", setup
+				print prog, "ok", setup, calls, jumps
 			else
 				print prog, "bad", "inlined sequence calls " insn
 			decided = 1
@@ -59,14 +64,23 @@ prog == "" || decided { next }
 	}
 	if (insn ~ /^call (8|bpf_get_smp_processor_id)([^0-9]|$)/ && !cpu_calls++) {
 		setup++
+		calls++
+	} else if (insn ~ /^call (176|bpf_get_branch_snapshot)([^0-9]|$)/) {
+		print prog, "ok", setup, calls, jumps
+		decided = 1
+	} else if (insn ~ /^call / && count) {
+		setup++
+		calls++
+		last_r3_zero = 0
 	} else if (insn ~ /^call /) {
-		if (insn ~ /^call (176|bpf_get_branch_snapshot)([^0-9]|$)/)
-			print prog, "ok", setup
-		else
-			print prog, "bad", "a call precedes the snapshot: " insn
+		print prog, "bad", "a call precedes the snapshot: " insn
 		decided = 1
 	} else if (insn ~ /^if r3 != 0x0 goto/ && last_r3_zero) {
 		inline_at = 0
+	} else if (insn ~ /goto|^if / && count) {
+		setup++
+		jumps++
+		last_r3_zero = 0
 	} else if (insn ~ /goto|^if |^exit/) {
 		print prog, "bad", "jump before the snapshot: " insn
 		decided = 1
