@@ -346,6 +346,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	const struct lbrfile_header *hdr;
 	struct lbrfile *f = NULL;
 	bool ended = false;
+	size_t nr_secs = 0;
 	struct stat st;
 	__u64 off;
 	int fd, err;
@@ -397,11 +398,13 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 			goto cleanup;
 		}
 		off += ALIGN(sec->size, 8);
+		/* indexing reads every record once: what it has read need not stay resident */
+		if (++nr_secs % LBRFILE_RELEASE_EVERY == 0)
+			lbrfile__release(f);
 	}
 	/* A capture cut short (no END) is refused rather than read as if it were whole. */
 	err = ended ? 0 : -ENODATA;
 	merge_gaps(f);
-	/* indexing read every record: none of them needs to stay resident */
 	lbrfile__release(f);
 cleanup:
 	close(fd);
