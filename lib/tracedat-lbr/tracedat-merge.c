@@ -18,10 +18,27 @@
 #include "tracedat-merge.h"
 #include "tracedat-writer.h"
 
+/* A CPU's records as their indices in the capture's time order: 4 bytes each */
 struct cpu_records {
-	struct lbr_record *recs;
+	__u32 *idx;
 	size_t nr;
 	size_t alloc;
+};
+
+/* A task of the capture, with the comm of its first record (first in CPU, then time, order) */
+struct task_first {
+	__u32 tid;
+	unsigned int cpu;
+	size_t pos;			/* its record's place in cpus[cpu] */
+	char comm[LBRSNAP_COMM_LEN];
+};
+
+/* Tasks by tid, open addressing: memory grows with the tasks, not the records */
+struct task_table {
+	struct task_first *v;
+	size_t nr;
+	size_t cap;			/* a power of two; tid 0 is a task too, so used says */
+	bool *used;
 };
 
 struct merge {
@@ -32,6 +49,8 @@ struct merge {
 	struct tracedat_writer *w;
 	struct cpu_records *cpus;
 	unsigned int nr_cap_cpus;
+	size_t next_idx;		/* collect(): index of the record it is given */
+	struct task_table tasks;
 	struct tracedat_merge_stats *st;
 	struct tracedat_pages *pages;
 	struct event_fields *fields;	/* per attach point: its argument event's fields */
@@ -58,15 +77,74 @@ static int fail(struct merge *mg, int ret, const char *fmt, ...)
 	return ret;
 }
 
+static int task_table__grow(struct task_table *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256, i, h;
+	struct task_first *v = calloc(cap, sizeof(*v));
+	bool *used = calloc(cap, sizeof(*used));
+
+	if (!v || !used) {
+		free(v);
+		free(used);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->cap; i++) {
+		if (!t->used[i])
+			continue;
+		for (h = (t->v[i].tid * 2654435761u) & (cap - 1); used[h]; h = (h + 1) & (cap - 1))
+			;
+		used[h] = true;
+		v[h] = t->v[i];
+	}
+	free(t->v);
+	free(t->used);
+	t->v = v;
+	t->used = used;
+	t->cap = cap;
+	return 0;
+}
+
+/* Keeps, per task, its record that comes first in CPU then time order. */
+static int task_table__see(struct task_table *t, const struct lbrsnap_event *ev, size_t pos)
+{
+	struct task_first *e;
+	size_t h;
+
+	if ((t->nr + 1) * 2 > t->cap && task_table__grow(t))
+		return -ENOMEM;
+	for (h = (ev->tid * 2654435761u) & (t->cap - 1); t->used[h]; h = (h + 1) & (t->cap - 1)) {
+		e = &t->v[h];
+		if (e->tid != ev->tid)
+			continue;
+		if (ev->cpu < e->cpu || (ev->cpu == e->cpu && pos < e->pos)) {
+			e->cpu = ev->cpu;
+			e->pos = pos;
+			memcpy(e->comm, ev->comm, sizeof(e->comm));
+		}
+		return 0;
+	}
+	t->used[h] = true;
+	e = &t->v[h];
+	e->tid = ev->tid;
+	e->cpu = ev->cpu;
+	e->pos = pos;
+	memcpy(e->comm, ev->comm, sizeof(e->comm));
+	t->nr++;
+	return 0;
+}
+
 static int collect(const struct lbr_record *rec, void *ctx)
 {
 	struct merge *mg = ctx;
 	struct cpu_records *c;
 	unsigned int cpu = rec->ev->cpu;
+	size_t idx = mg->next_idx++;
 
 	/* lbr_record__parse() bounds cpu, so cpu + 1 cannot wrap; checked again all the same */
 	if (cpu >= LBRFILE_MAX_CPUS)
 		return -EINVAL;
+	if (idx > UINT32_MAX)
+		return -E2BIG;
 	if (cpu >= mg->nr_cap_cpus) {
 		struct cpu_records *n = realloc(mg->cpus, (cpu + 1) * sizeof(*n));
 
@@ -79,14 +157,16 @@ static int collect(const struct lbr_record *rec, void *ctx)
 	c = &mg->cpus[cpu];
 	if (c->nr == c->alloc) {
 		size_t alloc = c->alloc ? c->alloc * 2 : 256;
-		struct lbr_record *r = realloc(c->recs, alloc * sizeof(*r));
+		__u32 *r = realloc(c->idx, alloc * sizeof(*r));
 
 		if (!r)
 			return -ENOMEM;
-		c->recs = r;
+		c->idx = r;
 		c->alloc = alloc;
 	}
-	c->recs[c->nr++] = *rec;
+	if (task_table__see(&mg->tasks, rec->ev, c->nr))
+		return -ENOMEM;
+	c->idx[c->nr++] = idx;
 	return 0;
 }
 
@@ -113,26 +193,14 @@ static int open_capture(struct merge *mg, const char *path)
 	return 0;
 }
 
-struct task_ref {
-	__u32 tid;
-	size_t order;			/* first seen, in CPU then time order */
-	const struct lbrsnap_event *ev;
-};
-
-static int cmp_task(const void *a, const void *b)
+/* CPU, then place on it: the order the tasks' first records are met in */
+static int cmp_first(const void *a, const void *b)
 {
-	const struct task_ref *x = a, *y = b;
+	const struct task_first *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static int cmp_order(const void *a, const void *b)
-{
-	const struct task_ref *x = a, *y = b;
-
-	return x->order < y->order ? -1 : x->order > y->order;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -177,59 +245,44 @@ static int cmdline_pids(const struct tracedat_blob *cl, __u32 **out, size_t *nr)
 
 /*
  * Adds the capture's tasks the recording does not name (its own names win), each once with
- * the comm of its first record. Sorting keeps this linear in the records, not records times
- * tasks.
+ * the comm of its first record, in the order those records come.
  */
 static int add_cmdlines(struct merge *mg)
 {
 	struct tracedat_blob *cl = &mg->meta.cmdlines;
+	struct task_table *t = &mg->tasks;
 	struct tracedat_blob add = { 0 };
-	struct task_ref *refs = NULL;
-	size_t i, n = 0, nr_known = 0, nr_new = 0;
+	size_t i, nr_known = 0, nr_new = 0;
 	__u32 *known = NULL;
-	unsigned int c;
 	char line[64];
 	int err;
 
-	for (c = 0; c < mg->nr_cap_cpus; c++)
-		n += mg->cpus[c].nr;
 	err = cmdline_pids(cl, &known, &nr_known);
-	if (err || !n)
+	if (err || !t->nr)
 		goto cleanup;
-	refs = calloc(n, sizeof(*refs));
-	if (!refs) {
-		err = -ENOMEM;
-		goto cleanup;
-	}
-	n = 0;
-	for (c = 0; c < mg->nr_cap_cpus; c++) {
-		for (i = 0; i < mg->cpus[c].nr; i++, n++) {
-			refs[n].ev = mg->cpus[c].recs[i].ev;
-			refs[n].tid = refs[n].ev->tid;
-			refs[n].order = n;
-		}
-	}
-	/* the first record of every task the recording does not name */
-	qsort(refs, n, sizeof(*refs), cmp_task);
-	for (i = 0; i < n; i++) {
-		if (i && refs[i].tid == refs[i - 1].tid)
+	/* the table's live entries, packed to its front */
+	for (i = 0; i < t->cap; i++) {
+		if (!t->used[i])
 			continue;
-		if (nr_known && bsearch(&refs[i].tid, known, nr_known, sizeof(*known), cmp_u32))
+		if (nr_known && bsearch(&t->v[i].tid, known, nr_known, sizeof(*known), cmp_u32))
 			continue;
-		refs[nr_new++] = refs[i];
+		t->v[nr_new++] = t->v[i];
 	}
-	qsort(refs, nr_new, sizeof(*refs), cmp_order);
+	qsort(t->v, nr_new, sizeof(*t->v), cmp_first);
 	for (i = 0; i < nr_new && !err; i++) {
-		int len = snprintf(line, sizeof(line), "%u %.*s\n", refs[i].tid,
-				   LBRSNAP_COMM_LEN, refs[i].ev->comm);
+		int len = snprintf(line, sizeof(line), "%u %.*s\n", t->v[i].tid,
+				   LBRSNAP_COMM_LEN, t->v[i].comm);
 
 		err = tracedat_blob__append(&add, line, len);
 	}
 	if (!err && add.len)
 		err = tracedat_blob__append(cl, add.data, add.len);
 cleanup:
+	/* packed: no longer a table */
+	free(t->used);
+	t->used = NULL;
+	t->cap = 0;
 	free(add.data);
-	free(refs);
 	free(known);
 	return err;
 }
@@ -371,6 +424,7 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 {
 	struct cpu_records *lbr = buffer == 0 && cpu < mg->nr_cap_cpus ? &mg->cpus[cpu] : NULL;
 	struct tep_record *rec = NULL;
+	struct lbr_record cur;
 	size_t li = 0;
 	int err;
 
@@ -379,10 +433,15 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 		return err;
 	if (h)
 		rec = tracecmd_read_cpu_first(h, cpu);
+	/* cur: the CPU's next capture record, read back from the capture when its turn comes */
+	err = lbr && lbr->nr ? lbrfile__record(mg->cap, true, lbr->idx[0], &cur) : 0;
+	if (err)
+		goto cleanup;
 	while (rec) {
-		while (lbr && li < lbr->nr &&
-		       lbr->recs[li].ev->time_ns + mg->ts_offset < rec->ts) {
-			err = put_lbr(mg, &lbr->recs[li++]);
+		while (lbr && li < lbr->nr && cur.ev->time_ns + mg->ts_offset < rec->ts) {
+			err = put_lbr(mg, &cur);
+			if (!err && ++li < lbr->nr)
+				err = lbrfile__record(mg->cap, true, lbr->idx[li], &cur);
 			if (err)
 				goto cleanup;
 		}
@@ -396,7 +455,9 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 		rec = tracecmd_read_data(h, cpu);
 	}
 	while (lbr && li < lbr->nr) {
-		err = put_lbr(mg, &lbr->recs[li++]);
+		err = put_lbr(mg, &cur);
+		if (!err && ++li < lbr->nr)
+			err = lbrfile__record(mg->cap, true, lbr->idx[li], &cur);
 		if (err)
 			goto cleanup;
 	}
@@ -489,8 +550,10 @@ cleanup:
 	ksyms__free(mg.ks);
 	free(mg.fields);
 	for (c = 0; c < mg.nr_cap_cpus; c++)
-		free(mg.cpus[c].recs);
+		free(mg.cpus[c].idx);
 	free(mg.cpus);
+	free(mg.tasks.v);
+	free(mg.tasks.used);
 	tracedat_meta__free(&mg.meta);
 	return ret;
 }
