@@ -33,7 +33,26 @@ static bool is_file(const char *path, bool exec)
 	return !exec || !access(path, X_OK);
 }
 
-/* dir/name if it is a file; *out is its real path */
+/*
+ * Whether a library is one this machine's processes load: ld.so.conf also names the
+ * directories of other ABIs (/usr/lib32), where a library of the same name is 32-bit.
+ */
+static bool is_native_elf(const char *path)
+{
+	Elf64_Ehdr eh;
+	bool ok;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = read(fd, &eh, sizeof(eh)) == sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	     eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_machine == EM_X86_64;
+	close(fd);
+	return ok;
+}
+
+/* dir/name if it is a file (a library: of this ABI); *out is its real path */
 static bool try_dir(const char *dir, size_t dlen, const char *name, bool exec, char **out)
 {
 	char path[PATH_MAX];
@@ -41,7 +60,7 @@ static bool try_dir(const char *dir, size_t dlen, const char *name, bool exec, c
 	if (!dlen)
 		return false;
 	snprintf(path, sizeof(path), "%.*s/%s", (int)dlen, dir, name);
-	if (!is_file(path, exec))
+	if (!is_file(path, exec) || (!exec && !is_native_elf(path)))
 		return false;
 	*out = realpath(path, NULL);
 	return *out != NULL;
