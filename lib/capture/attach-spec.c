@@ -589,10 +589,12 @@ static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const
 	if (!ret && kind == LBRSNAP_KIND_USDT)
 		ret = usdt_notes__find(u.path, u.provider, u.name, &p, msg, sizeof(msg));
 	if (ret) {
-		if (ret != -ENOMEM)
-			snprintf(err, err_len, "bad event '%s': %s", spec, msg);
 		uprobe_spec__free(&u);
-		return ret;
+		if (ret == -ENOMEM)
+			return ret;
+		/* a usage error, found before anything is loaded: exit status 2 */
+		snprintf(err, err_len, "bad event '%s': %s", spec, msg);
+		return -EBADMSG;
 	}
 	if (kind == LBRSNAP_KIND_USDT)
 		ret = asprintf(&canon, "%s:%s:%s", u.path, u.provider, u.name);

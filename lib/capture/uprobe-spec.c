@@ -226,7 +226,7 @@ static int split_off(struct uprobe_spec *u, bool ret, char *err, size_t err_len)
 	return 0;
 }
 
-static int check_func(struct uprobe_spec *u, const char *orig, char *err, size_t err_len)
+static int check_func(struct uprobe_spec *u, char *err, size_t err_len)
 {
 	__u64 addr = 0, size = 0;
 	Elf *elf;
@@ -253,8 +253,8 @@ static int check_func(struct uprobe_spec *u, const char *orig, char *err, size_t
 		snprintf(err, err_len, "function '%s' is defined more than once in %s",
 			 u->func, u->path);
 	else if (u->off && size && u->off >= size) {
-		snprintf(err, err_len, "bad offset in '%s': %s is %llu bytes long", orig, u->func,
-			 (unsigned long long)size);
+		snprintf(err, err_len, "bad offset %#llx: %s is %llu bytes long",
+			 (unsigned long long)u->off, u->func, (unsigned long long)size);
 		ret = -ERANGE;
 	}
 cleanup:
@@ -286,7 +286,7 @@ int uprobe_spec__parse(const char *text, bool usdt, bool ret, struct uprobe_spec
 			snprintf(err, err_len, "cannot resolve '%s': %s", path, strerror(-r));
 	}
 	if (!r && !usdt)
-		r = check_func(u, text, err, err_len);
+		r = check_func(u, err, err_len);
 	free(path);
 	if (r)
 		uprobe_spec__free(u);

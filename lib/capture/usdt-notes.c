@@ -156,7 +156,8 @@ int usdt_notes__find(const char *path, const char *provider, const char *name,
 			 "read", provider, name, path);
 		ret = f.err;
 	} else if (!p->nr_sites) {
-		snprintf(err, err_len, "no USDT probe %s:%s in %s", provider, name, path);
+		snprintf(err, err_len, "no USDT probe %s:%s in %s%s", provider, name, path,
+			 f.nr_others ? "" : " (it has no SDT notes)");
 		for (i = 0; i < f.nr_others; i++) {
 			used = strlen(err);
 			snprintf(err + used, err_len - used, "%s%s", i ? ", " : "; it has ",
