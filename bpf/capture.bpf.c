@@ -675,17 +675,17 @@ int lbrsnap_mem_##i(void *ctx)							\
 SEC("uprobe")									\
 int lbrsnap_uprobe_##i(void *ctx)						\
 {										\
-	return snap_body(ctx, 4 * LBRSNAP_PROGS_PER_KIND + i);			\
+	return snap_body(ctx, (LBRSNAP_KIND_UPROBE - 1) * LBRSNAP_PROGS_PER_KIND + i); \
 }										\
 SEC("uretprobe")								\
 int lbrsnap_uretprobe_##i(void *ctx)						\
 {										\
-	return snap_body(ctx, 5 * LBRSNAP_PROGS_PER_KIND + i);			\
+	return snap_body(ctx, (LBRSNAP_KIND_URETPROBE - 1) * LBRSNAP_PROGS_PER_KIND + i); \
 }										\
 SEC("usdt")									\
 int lbrsnap_usdt_##i(void *ctx)							\
 {										\
-	return snap_body(ctx, 6 * LBRSNAP_PROGS_PER_KIND + i);			\
+	return snap_body(ctx, (LBRSNAP_KIND_USDT - 1) * LBRSNAP_PROGS_PER_KIND + i); \
 }
 
 /* 64 programs per kind: LBRSNAP_PROGS_PER_KIND */
