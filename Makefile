@@ -42,10 +42,11 @@ endif
 
 # The Debian 12 packages that `make` needs: compilers, bpftool, the libraries the code, the
 # plugins (KernelShark's and Qt's for plugin-lbr.so) and the unit tests (CUnit, json-c) link,
-# and the man page tool chain.
+# the man page tool chain, and <sys/sdt.h> for the uprobe test helper's USDT probe.
 BUILD_PKGS := make gcc g++ pkg-config clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev \
 	libdw-dev libtraceevent-dev libtracefs-dev libtracecmd-dev libkshark-dev qtbase5-dev \
-	libcunit1-dev libjson-c-dev python3 asciidoc-base docbook-xml docbook-xsl xsltproc
+	libcunit1-dev libjson-c-dev python3 asciidoc-base docbook-xml docbook-xsl xsltproc \
+	systemtap-sdt-dev
 # ...and the ones only the tests run: the tools whose output the tests judge (llvm-objdump,
 # perf, trace-cmd, jq; bpftrace, a peer in `make bench`), the QEMU guest runner's, the
 # KernelShark screenshot's, clang's libFuzzer and sanitizer runtimes (make fuzz) and valgrind
@@ -87,7 +88,10 @@ CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -std=gnu11 -Ibpf -I$(OUT) -I$(OUT)/bpf $(SAN_CFLAGS)
 LDFLAGS += $(SAN_LDFLAGS)
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Wno-unused-function -Ibpf
+# <bpf/usdt.bpf.h> includes <linux/errno.h>, whose <asm/errno.h> lives in the host's multiarch
+# directory, which clang does not search for -target bpf.
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Wno-unused-function -Ibpf \
+	-idirafter /usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
 
 # pkg-config flags are only known once the packages are present.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_CONFIG_LIBS) 2>/dev/null)

@@ -20,12 +20,15 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/usdt.bpf.h>
 #include "capture.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 #define NR_PROGS (LBRSNAP_NR_KINDS * LBRSNAP_PROGS_PER_KIND)
+#ifndef E2BIG
 #define E2BIG 7		/* errno values are macros, which BTF does not carry */
+#endif
 
 struct lbrsnap_branch snap[LBRSNAP_SLOT_POOL][LBRSNAP_MAX_BRANCHES];
 struct lbrsnap_slot_ctl ctl[LBRSNAP_SLOT_POOL];
@@ -138,6 +141,45 @@ static __always_inline __u64 ctx_arg1(void *ctx)
 #define CTX_ARG(v, ctx, off) CTX_LOAD(v, ctx, off)
 /* offsetof(struct pt_regs, ip) on x86-64, the start of struct bpf_perf_event_data */
 #define PT_REGS_IP_OFF 128
+/* offsetof(struct pt_regs, ...) on x86-64: the return value and the argument registers */
+#define PT_REGS_AX_OFF 80
+
+/*
+ * A uprobe's context is the user registers at the probed instruction: at a function's
+ * entry the System V ABI's argument registers rdi, rsi, rdx, rcx, r8, r9.
+ */
+static __always_inline void uregs_args(void *ctx, const __u32 idx, __u64 *v)
+{
+	const __u32 n = ap_nargs[idx];
+
+	if (n > 0)
+		CTX_LOAD(v[0], ctx, 112);
+	if (n > 1)
+		CTX_LOAD(v[1], ctx, 104);
+	if (n > 2)
+		CTX_LOAD(v[2], ctx, 96);
+	if (n > 3)
+		CTX_LOAD(v[3], ctx, 88);
+	if (n > 4)
+		CTX_LOAD(v[4], ctx, 72);
+	if (n > 5)
+		CTX_LOAD(v[5], ctx, 64);
+}
+
+/* A USDT probe's arguments where its SDT note says they are: libbpf placed its spec */
+static __always_inline void usdt_args(void *ctx, const __u32 idx, __u64 *v)
+{
+	const __u32 n = ap_nargs[idx];
+	long r;
+
+#define UARG(i)								\
+	if (n > i) {							\
+		bpf_usdt_arg(ctx, i, &r);				\
+		v[i] = r;						\
+	}
+	UARG(0) UARG(1) UARG(2) UARG(3) UARG(4) UARG(5)
+#undef UARG
+}
 
 static __always_inline void ctx_args(void *ctx, const __u32 idx, __u64 *v)
 {
@@ -222,7 +264,12 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 		if (nr < LBRSNAP_NR_SYSCALLS)
 			mask = sys_str_mask[nr];
 	} else {
-		ctx_args(ctx, idx, v);
+		if (flags & LBRSNAP_AP_UREGS)
+			uregs_args(ctx, idx, v);
+		else if (flags & LBRSNAP_AP_USDT)
+			usdt_args(ctx, idx, v);
+		else
+			ctx_args(ctx, idx, v);
 		for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
 			if (i >= n)
 				break;
@@ -241,7 +288,8 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 		st->arg = i;
 		/* without __user tags in BTF, a char * of a function may point either way */
 		len = -14;	/* EFAULT */
-		if (!(flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)))
+		if (!(flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT | LBRSNAP_AP_UREGS |
+			       LBRSNAP_AP_USDT)))
 			len = bpf_probe_read_kernel_str(st->s, str_len + 2, (void *)v[i]);
 		if (len < 0)
 			len = bpf_probe_read_user_str(st->s, str_len + 2, (void *)v[i]);
@@ -455,11 +503,13 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	if (filter_comm_on && !comm_matches(comm))
 		goto filtered;
 
-	if (ap_flags[idx] & (LBRSNAP_AP_RET_FEXIT | LBRSNAP_AP_RET_ARG1)) {
+	if (ap_flags[idx] & (LBRSNAP_AP_RET_FEXIT | LBRSNAP_AP_RET_ARG1 | LBRSNAP_AP_RET_UREGS)) {
 		__u64 v = 0;
 
 		if (ap_flags[idx] & LBRSNAP_AP_RET_FEXIT)
 			bpf_get_func_ret(ctx, &v);
+		else if (ap_flags[idx] & LBRSNAP_AP_RET_UREGS)
+			CTX_ARG(v, ctx, PT_REGS_AX_OFF);
 		else
 			v = ctx_arg1(ctx);
 		kind = ap_ret_kind[idx];
@@ -621,6 +671,21 @@ SEC("perf_event")								\
 int lbrsnap_mem_##i(void *ctx)							\
 {										\
 	return snap_body(ctx, 3 * LBRSNAP_PROGS_PER_KIND + i);			\
+}										\
+SEC("uprobe")									\
+int lbrsnap_uprobe_##i(void *ctx)						\
+{										\
+	return snap_body(ctx, (LBRSNAP_KIND_UPROBE - 1) * LBRSNAP_PROGS_PER_KIND + i); \
+}										\
+SEC("uretprobe")								\
+int lbrsnap_uretprobe_##i(void *ctx)						\
+{										\
+	return snap_body(ctx, (LBRSNAP_KIND_URETPROBE - 1) * LBRSNAP_PROGS_PER_KIND + i); \
+}										\
+SEC("usdt")									\
+int lbrsnap_usdt_##i(void *ctx)							\
+{										\
+	return snap_body(ctx, (LBRSNAP_KIND_USDT - 1) * LBRSNAP_PROGS_PER_KIND + i); \
 }
 
 /* 64 programs per kind: LBRSNAP_PROGS_PER_KIND */

@@ -45,6 +45,9 @@ enum lbrsnap_kind {
 	LBRSNAP_KIND_RAW_TP = 2,
 	LBRSNAP_KIND_TP_BTF = 3,
 	LBRSNAP_KIND_MEM = 4,		/* hardware watchpoint: a breakpoint perf event */
+	LBRSNAP_KIND_UPROBE = 5,	/* a user function's entry, or an offset in it */
+	LBRSNAP_KIND_URETPROBE = 6,	/* a user function's return */
+	LBRSNAP_KIND_USDT = 7,		/* a user statically defined tracepoint (SDT note) */
 	LBRSNAP_KIND__MAX,
 };
 
@@ -81,6 +84,9 @@ enum {
 	LBRSNAP_AP_SYS_EXIT = 1 << 3,	/* sys_exit: the number is args[0]->orig_ax */
 	LBRSNAP_AP_MEM = 1 << 4,	/* watchpoint: args are the address and the value there */
 	LBRSNAP_AP_MEM_USER = 1 << 5,	/* ... a user address, read with the user-memory helper */
+	LBRSNAP_AP_UREGS = 1 << 6,	/* uprobe: arguments in the x86-64 argument registers */
+	LBRSNAP_AP_RET_UREGS = 1 << 7,	/* uretprobe: the return value in rax */
+	LBRSNAP_AP_USDT = 1 << 8,	/* usdt: arguments as the probe's SDT note places them */
 };
 
 /*

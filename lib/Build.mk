@@ -3,7 +3,7 @@
 # the unit tests link. One folder per concern; data flows one way through them:
 #
 #   capture/       BPF loading and attaching, LBR enabling, workload, capture options,
-#                  filters, watchpoints
+#                  filters, watchpoints, user probes
 #   lbrfile/       lbrsnap.data (the record stream on disk) and typed return values
 #   symbols/       kallsyms, DWARF file:line, trimming of the tracing path
 #   report/        text and JSON rendering of captures

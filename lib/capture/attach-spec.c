@@ -19,6 +19,9 @@
 #include "ksyms.h"
 #include "mem-spec.h"
 #include "tracefs-util.h"
+#include "dwarf-types.h"
+#include "uprobe-spec.h"
+#include "usdt-notes.h"
 
 #define BTF_TRACE_PREFIX "btf_trace_"
 /* x86-64 trampolines pass at most 6 register arguments on 6.1 */
@@ -40,6 +43,9 @@ static const char *const kind_names[] = {
 	[LBRSNAP_KIND_RAW_TP] = "raw_tp",
 	[LBRSNAP_KIND_TP_BTF] = "tp_btf",
 	[LBRSNAP_KIND_MEM] = "mem",
+	[LBRSNAP_KIND_UPROBE] = "uprobe",
+	[LBRSNAP_KIND_URETPROBE] = "uretprobe",
+	[LBRSNAP_KIND_USDT] = "usdt",
 };
 
 const char *lbrsnap_kind__name(enum lbrsnap_kind kind)
@@ -501,6 +507,137 @@ static int add_mem_target(struct attach_set *set, const char *text,
 	return ret;
 }
 
+/*
+ * A user function's return value and arguments, typed from its DWARF. Without DWARF (or
+ * without the function in it) the return value is a plain 64-bit register, its type
+ * unknown (ret_type ""), and there are no arguments; nor are there at an offset into the
+ * function, where the argument registers may hold anything.
+ */
+static int type_user_func(struct attach_target *t, bool with_args)
+{
+	struct dwarf_func f;
+	__u32 i;
+	int ret;
+
+	ret = dwarf_types__func(t->upath, t->ufunc, &f);
+	if (ret == -ENOMEM)
+		return ret;
+	if (t->kind == LBRSNAP_KIND_URETPROBE) {
+		t->has_ret = ret || f.has_ret;
+		t->ret_kind = ret ? LBRSNAP_RET_UNSIGNED : f.ret.kind;
+		t->ret_size = ret ? 8 : f.ret.size;
+		if (t->has_ret) {
+			t->ret_type = strdup(ret ? "" : f.ret.type);
+			if (!t->ret_type)
+				ret = -ENOMEM;
+		}
+	}
+	for (i = 0; !ret && with_args && t->kind == LBRSNAP_KIND_UPROBE && !t->uoff &&
+	     i < f.nr_args; i++) {
+		t->args[i] = (struct attach_arg) {
+			.name = f.args[i].name, .type = f.args[i].type, .enums = f.args[i].enums,
+			.kind = f.args[i].kind, .size = f.args[i].size,
+		};
+		/* owned by the target now */
+		memset(&f.args[i], 0, sizeof(f.args[i]));
+		t->nr_args++;
+	}
+	dwarf_func__free(&f);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+/* A USDT probe's arguments as its SDT note types them: arg0..argN */
+static int type_usdt(struct attach_target *t, const struct usdt_probe *p, bool with_args)
+{
+	static const char *const stype[9] = {
+		[1] = "int8_t", [2] = "int16_t", [4] = "int32_t", [8] = "int64_t" };
+	static const char *const utype[9] = {
+		[1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t", [8] = "uint64_t" };
+	char name[8];
+	__u32 i;
+	int ret;
+
+	for (i = 0; with_args && i < p->nr_args && i < LBRSNAP_MAX_ARGS; i++) {
+		const struct usdt_arg *a = &p->args[i];
+
+		snprintf(name, sizeof(name), "arg%u", i);
+		ret = arg_set(&t->args[i], name, a->is_signed ? stype[a->size] : utype[a->size],
+			      a->is_signed ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED, a->size);
+		t->nr_args++;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * uprobe:PATH:FUNC[+OFF], uretprobe:PATH:FUNC, usdt:PATH:PROVIDER:NAME. The canonical
+ * spec names the file by its real path; records name the function, or provider:name.
+ */
+static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const char *spec,
+			   const char *text, bool with_args, char *err, size_t err_len)
+{
+	struct attach_target *t = NULL;
+	struct uprobe_spec u;
+	struct usdt_probe p;
+	char msg[384], *canon = NULL;
+	size_t i;
+	int ret;
+
+	ret = uprobe_spec__parse(text, kind == LBRSNAP_KIND_USDT, kind == LBRSNAP_KIND_URETPROBE,
+				 &u, msg, sizeof(msg));
+	if (!ret && kind == LBRSNAP_KIND_USDT)
+		ret = usdt_notes__find(u.path, u.provider, u.name, &p, msg, sizeof(msg));
+	if (ret) {
+		uprobe_spec__free(&u);
+		if (ret == -ENOMEM)
+			return ret;
+		/* a usage error, found before anything is loaded: exit status 2 */
+		snprintf(err, err_len, "bad event '%s': %s", spec, msg);
+		return -EBADMSG;
+	}
+	if (kind == LBRSNAP_KIND_USDT)
+		ret = asprintf(&canon, "%s:%s:%s", u.path, u.provider, u.name);
+	else if (u.off)
+		ret = asprintf(&canon, "%s:%s+%#llx", u.path, u.func, (unsigned long long)u.off);
+	else
+		ret = asprintf(&canon, "%s:%s", u.path, u.func);
+	ret = ret < 0 ? -ENOMEM : 0;
+	for (i = 0; !ret && i < set->nr; i++) {
+		if (set->v[i].kind == kind && set->v[i].upath &&
+		    !strcmp(set->v[i].spec + strlen(kind_names[kind]) + 1, canon))
+			goto cleanup;	/* named twice: attach once */
+	}
+	if (!ret)
+		ret = target_new(set, kind, canon, &t);
+	if (ret || !t)
+		goto cleanup;
+	free(t->name);
+	if (kind == LBRSNAP_KIND_USDT)
+		ret = asprintf(&t->name, "%s:%s", u.provider, u.name) < 0 ? -ENOMEM : 0;
+	else
+		t->name = strdup(u.func);
+	if (ret || !t->name) {
+		t->name = NULL;
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	t->upath = u.path;
+	t->ufunc = u.func;
+	t->uoff = u.off;
+	t->usdt_provider = u.provider;
+	t->usdt_name = u.name;
+	memset(&u, 0, sizeof(u));
+	if (kind == LBRSNAP_KIND_USDT)
+		ret = type_usdt(t, &p, with_args);
+	else
+		ret = type_user_func(t, with_args);
+cleanup:
+	free(canon);
+	uprobe_spec__free(&u);
+	return ret;
+}
+
 static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
 		      const struct btf *btf, const struct btf_type *func, bool with_args)
 {
@@ -562,11 +699,15 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 
 	if (attach_spec__parse(spec, &kind, &pattern)) {
 		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, raw_tp:NAME, "
-			 "tp_btf:NAME or mem:ADDR", spec);
+			 "tp_btf:NAME, mem:ADDR, uprobe:PATH:FUNC[+OFF], uretprobe:PATH:FUNC or "
+			 "usdt:PATH:PROVIDER:NAME", spec);
 		return -EINVAL;
 	}
 	if (kind == LBRSNAP_KIND_MEM)
 		return add_mem_target(set, pattern, kt, with_args, err, err_len);
+	if (kind == LBRSNAP_KIND_UPROBE || kind == LBRSNAP_KIND_URETPROBE ||
+	    kind == LBRSNAP_KIND_USDT)
+		return add_user_target(set, kind, spec, pattern, with_args, err, err_len);
 	glob = is_glob(pattern);
 	for (id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -664,6 +805,10 @@ void attach_set__free(struct attach_set *set)
 		free(set->v[i].spec);
 		free(set->v[i].name);
 		free(set->v[i].ret_type);
+		free(set->v[i].upath);
+		free(set->v[i].ufunc);
+		free(set->v[i].usdt_provider);
+		free(set->v[i].usdt_name);
 		for (j = 0; j < set->v[i].nr_args; j++) {
 			free(set->v[i].args[j].name);
 			free(set->v[i].args[j].type);

@@ -3,7 +3,8 @@
  * Attach point specs: "fexit:FUNC", "raw_tp:NAME", "tp_btf:NAME", globs allowed in the name.
  * Names are resolved against the running kernel's BTF: functions are BTF FUNCs, raw
  * tracepoints are the "btf_trace_<name>" typedefs every tracepoint has. Hardware
- * watchpoints, "mem:...", are resolved by mem-spec.h.
+ * watchpoints, "mem:...", are resolved by mem-spec.h; user functions and USDT probes,
+ * "uprobe:", "uretprobe:" and "usdt:", by uprobe-spec.h against the file's ELF and DWARF.
  */
 #ifndef LBRSNAP_ATTACH_SPEC_H
 #define LBRSNAP_ATTACH_SPEC_H
@@ -41,6 +42,12 @@ struct attach_target {
 	__u8 mem_len;
 	__u8 mem_access;	/* HW_BREAKPOINT_* bits */
 	bool mem_user;		/* a user address: watched in the followed processes */
+	/* uprobe, uretprobe, usdt: the file and what in it (uprobe-spec.h) */
+	char *upath;
+	char *ufunc;		/* uprobe, uretprobe */
+	__u64 uoff;		/* uprobe: bytes into ufunc */
+	char *usdt_provider;
+	char *usdt_name;
 };
 
 struct attach_set {

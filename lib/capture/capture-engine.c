@@ -81,6 +81,9 @@ static const char *const prog_kind[] = {
 	[LBRSNAP_KIND_RAW_TP] = "rawtp",
 	[LBRSNAP_KIND_TP_BTF] = "tpbtf",
 	[LBRSNAP_KIND_MEM] = "mem",
+	[LBRSNAP_KIND_UPROBE] = "uprobe",
+	[LBRSNAP_KIND_URETPROBE] = "uretprobe",
+	[LBRSNAP_KIND_USDT] = "usdt",
 };
 
 static int verbosity;
@@ -197,6 +200,37 @@ static void set_args_rodata(struct capture *c, struct capture_bpf *skel, struct 
 	skel->rodata->ap_args_size[s->idx] = s->args_size;
 }
 
+/* Where a user attach point's program finds its return value and arguments */
+static __u32 user_ap_flags(const struct attach_target *t)
+{
+	if (t->kind == LBRSNAP_KIND_UPROBE && t->nr_args)
+		return LBRSNAP_AP_UREGS;
+	if (t->kind == LBRSNAP_KIND_URETPROBE && t->has_ret)
+		return LBRSNAP_AP_RET_UREGS;
+	if (t->kind == LBRSNAP_KIND_USDT)
+		return LBRSNAP_AP_USDT;
+	return 0;
+}
+
+/*
+ * A user attach point through libbpf: a function by name (libbpf finds it in the same
+ * symbol tables attach-spec.c checked), a USDT probe at each of its sites. With -p the
+ * kernel probes that process alone; otherwise every process mapping the file, and the
+ * program's pid and follow filters pick the ones wanted.
+ */
+static struct bpf_link *attach_user(const struct capture *c, struct bpf_program *prog,
+				    const struct attach_target *t)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = t->ufunc,
+		    .retprobe = t->kind == LBRSNAP_KIND_URETPROBE);
+	pid_t pid = c->opts.pid ? (pid_t)c->opts.pid : -1;
+
+	if (t->kind == LBRSNAP_KIND_USDT)
+		return bpf_program__attach_usdt(prog, pid, t->upath, t->usdt_provider,
+						t->usdt_name, NULL);
+	return bpf_program__attach_uprobe_opts(prog, pid, t->upath, t->uoff, &uo);
+}
+
 static void set_rodata(struct capture *c, struct capture_bpf *skel)
 {
 	const struct capture_opts *o = &c->opts;
@@ -304,7 +338,7 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 			(t->kind == LBRSNAP_KIND_FEXIT && t->has_ret ? LBRSNAP_AP_RET_FEXIT : 0) |
 			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0) |
 			(t->kind == LBRSNAP_KIND_MEM ? LBRSNAP_AP_MEM : 0) |
-			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0);
+			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0) | user_ap_flags(t);
 		skel->rodata->ap_mem_addr[s->idx] = t->mem_addr;
 		skel->rodata->ap_mem_len[s->idx] = t->nr_args > 2 ? t->mem_len : 0;
 		set_args_rodata(c, skel, s, t);
@@ -387,6 +421,8 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 		}
 		if (t->kind == LBRSNAP_KIND_RAW_TP)
 			s->link = bpf_program__attach_raw_tracepoint(s->prog, t->name);
+		else if (t->upath)
+			s->link = attach_user(c, s->prog, t);
 		else
 			s->link = bpf_program__attach(s->prog);
 		if (!s->link) {

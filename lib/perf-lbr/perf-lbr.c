@@ -217,7 +217,9 @@ static int init_event(struct perf_lbr *pl, size_t i, const struct perf_lbr_opts 
 	/* the event's format declares ret as the attach point's type */
 	e->ret_kind = lbr_ret__record_kind(ap, ap->flags & LBRFILE_AP_HAS_RET ?
 					   LBRSNAP_EV_HAS_RET : 0);
-	sym = ap->target ? ksyms__by_name(pl->ks, ap->target) : NULL;
+	/* a user probe's function is no kernel symbol, whatever kallsyms has of that name */
+	sym = ap->target && ap->kind != LBRSNAP_KIND_UPROBE && ap->kind != LBRSNAP_KIND_URETPROBE &&
+	      ap->kind != LBRSNAP_KIND_USDT ? ksyms__by_name(pl->ks, ap->target) : NULL;
 	e->ip = sym ? sym->addr : 0;
 	return 0;
 }

@@ -177,6 +177,15 @@ static void text_when(FILE *out, const struct lbrsnap_event *ev)
 
 /* where and what: "fexit:do_sys_openat2 ret=-2 (ENOENT)" */
 /*
+ * A return value read from a register whose type nothing says: a user function without
+ * debug info (uretprobe), printed as the whole 64-bit register.
+ */
+static bool ret_type_unknown(const struct lbr_attach_point *ap, enum lbrsnap_ret_kind kind)
+{
+	return kind && ap && ap->kind == LBRSNAP_KIND_URETPROBE && (!ap->ret_type || !*ap->ret_type);
+}
+
+/*
  * The attach point, the call and the return value. A group's line (with_args false) names
  * the syscall but not the example's arguments, which its other records need not share.
  */
@@ -209,6 +218,8 @@ static void text_what(struct report *r, const struct lbr_record *rec, bool with_
 		fprintf(out, has_args ? " = %s" : " ret=%s", val);
 		if (name)
 			fprintf(out, " (%s)", name);
+		if (ret_type_unknown(ap, kind))
+			fputs(" (type unknown)", out);
 	}
 }
 
@@ -528,7 +539,8 @@ static void json_what(struct report *r, const struct lbr_record *rec)
 	fputs(",\"ret\":", out);
 	json_ret(out, kind, ev->ret);
 	fputs(",\"ret_type\":", out);
-	json_cstr(out, kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
+	json_cstr(out, ret_type_unknown(ap, kind) ? "unknown" :
+		  kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
 	fputs(",\"errno\":", out);
 	json_cstr(out, lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
 }

@@ -31,6 +31,17 @@ static const char *const exact_names[] = {
 	"prepare_ftrace_return",
 	"function_graph_enter",
 	"__SCT__perf_snapshot_branch_stack",
+	/* uprobes: the breakpoint's handling on the way back to user mode, to the program */
+	"uprobe_notify_resume",
+	"handle_swbp",
+	"handler_chain",
+	"uprobe_dispatcher",
+	"uretprobe_dispatcher",
+	"__uprobe_perf_func",
+	"uprobe_perf_func",
+	"uretprobe_perf_func",
+	"uprobe_handle_trampoline",
+	"handle_trampoline",
 };
 
 /* Name prefixes of tracing-path function families. */

@@ -4,8 +4,8 @@
 # and pushes out one of the traced code's, so the fewer branches before the call, the more of
 # the interesting history a record keeps. Ours are measured here, from the kernel's own copy of
 # the programs lbrsnap loads (`bpftool prog dump xlated`, counted by
-# tests/lib/snapshot-first.awk through tests/bench/xlated-distance): raw_tp, tp_btf and mem:
-# on this host, fexit in the QEMU guests (DIST_KERNELS, default "6.1 6.12"; empty: none).
+# tests/lib/snapshot-first.awk through tests/bench/xlated-distance): raw_tp, tp_btf, mem:,
+# uprobe:, uretprobe: and usdt: (on tests/helpers/uprobe-load) on this host, fexit in the QEMU guests (DIST_KERNELS, default "6.1 6.12"; empty: none).
 #
 # The peers' figures come from reading their BPF sources (not built here), path from the
 # program's entry to the snapshot, at the commits named:
@@ -69,7 +69,7 @@ distance_kernel_inlines() {
 }
 
 bench_distance() {
-	local addr k peer name cond calls
+	local addr k peer name cond calls user
 
 	bench_section "distance: what lbrsnap's programs execute before bpf_get_branch_snapshot()," \
 		"in the kernel's xlated copy, against retsnoop's and bpfsnoop's sources"
@@ -79,9 +79,12 @@ bench_distance() {
 			"$cond jumps (conditional), $calls calls"
 	done
 	addr=0x$(nm "$(command -v watch-load)" | awk '$3 == "lbrsnap_watched" { print $1 }')
-	bench_cmd "tests/bench/xlated-distance raw_tp:sys_exit tp_btf:sched_switch mem:$addr:w"
+	user=(uprobe:uprobe-load:lbrsnap_up_count uretprobe:uprobe-load:lbrsnap_ret_int
+	      usdt:uprobe-load:lbrsnap:values)
+	bench_cmd "tests/bench/xlated-distance raw_tp:sys_exit tp_btf:sched_switch mem:$addr:w" \
+		"${user[*]}"
 	"$LBRSNAP_TOP/tests/bench/xlated-distance" raw_tp:sys_exit tp_btf:sched_switch \
-		"mem:$addr:w" > "$BENCH_TMP/dist.host" 2> "$BENCH_TMP/dist.err" ||
+		"mem:$addr:w" "${user[@]}" > "$BENCH_TMP/dist.host" 2> "$BENCH_TMP/dist.err" ||
 		{ cat "$BENCH_TMP/dist.err" >&2; return 1; }
 	distance_judge "$BENCH_TMP/dist.host" host
 

@@ -23,5 +23,16 @@ $(OUT)/tests/helpers/watch-load: $(OUT)/tests/helpers/watch-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -static -no-pie -o $@ $^
 
+# Dynamic (the tests probe its libc by name), with DWARF at -O1 so that the uprobe tests type
+# its functions' arguments and return values, and with <sys/sdt.h> for its USDT probe
+# (systemtap-sdt-dev, a build package).
+$(OUT)/tests/helpers/uprobe-load.o: SAN_CFLAGS :=
+$(OUT)/tests/helpers/uprobe-load.o: CFLAGS += -g -O1
+$(OUT)/tests/helpers/uprobe-load: SAN_LDFLAGS :=
+$(OUT)/tests/helpers/uprobe-load: $(OUT)/tests/helpers/uprobe-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
-	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o
+	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
+	$(OUT)/tests/helpers/uprobe-load

@@ -245,6 +245,9 @@ static void test_names(void)
 	CU_ASSERT(trim__is_tracing_func("amd_pmu_v2_snapshot_branch_stack", NULL));
 	CU_ASSERT(trim__is_tracing_func("__bpf_prog_exit_recur", NULL));
 	CU_ASSERT(trim__is_tracing_func("bpf_trace_run12", NULL));
+	CU_ASSERT(trim__is_tracing_func("handle_swbp", NULL));
+	CU_ASSERT(trim__is_tracing_func("uretprobe_dispatcher", NULL));
+	CU_ASSERT_FALSE(trim__is_tracing_func("uprobe_register", NULL));
 	CU_ASSERT(trim__is_tracing_func("any_name", "bpf"));
 	CU_ASSERT(trim__is_tracing_func("ftrace_trampoline", "__builtin__ftrace"));
 	CU_ASSERT_FALSE(trim__is_tracing_func("schedule", NULL));
