@@ -82,6 +82,12 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 				strerror(-ret));
 			goto cleanup_signals;
 		}
+		ret = capture__trace_exit(c, wl.pid);
+		if (ret) {
+			fprintf(stderr, "%s: cannot trace the command (pid %d) to read its maps at "
+				"its exit: %s\n", o->who, wl.pid, strerror(-ret));
+			goto cleanup_signals;
+		}
 		ret = capture__watch(c, wl.pid, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "%s: %s\n", o->who, err);
