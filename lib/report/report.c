@@ -651,6 +651,7 @@ static void text_summary(struct report *r)
 	const char *lbr = r->file ? lbrfile__meta(r->file, "lbr") : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
+	__u64 procs, gone;
 	bool lost = false;
 	int c;
 
@@ -679,6 +680,11 @@ static void text_summary(struct report *r)
 			"filtered, %llu sampled out ]\n", (unsigned long long)counts->hits,
 			(unsigned long long)counts->records, (unsigned long long)counts->filtered,
 			(unsigned long long)counts->sampled_out);
+	user_frames__count(r->file, &procs, &gone);
+	if (gone)
+		fprintf(out, "[ lbrsnap: %llu of %llu processes exited before their maps were read: "
+			"their user addresses stay unnamed ]\n", (unsigned long long)gone,
+			(unsigned long long)procs);
 	if (!lbr)
 		return;
 	if (lbr_available(lbr))
@@ -693,6 +699,7 @@ static int json_summary(struct report *r)
 	const struct lbrfile_counts *counts = r->file ? lbrfile__counts(r->file) : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
+	__u64 procs, gone;
 	int c, err;
 
 	fputs("{\"losses\":[", out);
@@ -717,6 +724,9 @@ static int json_summary(struct report *r)
 			(unsigned long long)counts->sampled_out,
 			(unsigned long long)counts->emitted,
 			(unsigned long long)counts->follow_overflow);
+	user_frames__count(r->file, &procs, &gone);
+	fprintf(out, ",\"procs\":%llu,\"procs_gone\":%llu", (unsigned long long)procs,
+		(unsigned long long)gone);
 	fputs(",\"lbr\":", out);
 	json_cstr(out, r->file ? lbrfile__meta(r->file, "lbr") : NULL);
 	err = lbr_off_summary(r);

@@ -89,3 +89,20 @@ void user_frames__release(struct report *r)
 	usyms__free(r->usyms);
 	r->usyms = NULL;
 }
+
+void user_frames__count(const struct lbrfile *f, __u64 *procs, __u64 *gone)
+{
+	struct lbr_proc p;
+	__u32 last = 0;
+	size_t i;
+
+	*procs = *gone = 0;
+	/* sections come by pid: count each pid once */
+	for (i = 0; f && i < lbrfile__nr_procs(f); i++) {
+		if (lbrfile__proc(f, i, &p) || (i && p.pid == last))
+			continue;
+		last = p.pid;
+		(*procs)++;
+		*gone += lbrfile__proc_gone(f, p.pid);
+	}
+}

@@ -13,6 +13,7 @@
 
 struct report;
 struct lbr_record;
+struct lbrfile;
 
 /* Whether addr is a user address (below the kernel half on x86-64) */
 static inline bool user_frames__is_user(__u64 addr)
@@ -27,6 +28,8 @@ void user_frames__lookup(struct report *r, __u32 pid, __u64 addr, bool ret_addr,
 void user_frames__text(struct report *r, const struct lbr_record *rec);
 /* ,"user_stack":[{"addr":..,"sym":..,"off":..,"path":..},...],"user_stack_err":N */
 void user_frames__json(struct report *r, const struct lbr_record *rec);
+/* Processes with maps in f, and those of them gone before the maps could be read. */
+void user_frames__count(const struct lbrfile *f, __u64 *procs, __u64 *gone);
 /* Frees what lookups loaded. */
 void user_frames__release(struct report *r);
 
