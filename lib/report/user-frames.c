@@ -9,23 +9,10 @@
 void user_frames__lookup(struct report *r, __u32 pid, __u64 addr, bool ret_addr,
 			 struct usym_loc *loc)
 {
-	const struct lbrfile_map *m = NULL;
-	struct lbr_proc p;
-
 	memset(loc, 0, sizeof(*loc));
 	if (!r->file || (!r->usyms && usyms__new(&r->usyms)))
 		return;
-	/* a return address may be the first byte past its function: the call is before it */
-	m = lbrfile__user_map(r->file, pid, ret_addr ? addr - 1 : addr, &p);
-	if (!m)
-		return;
-	usyms__lookup(r->usyms, m, lbr_proc__path(&p, m - p.maps), ret_addr ? addr - 1 : addr,
-		      loc);
-	if (ret_addr) {
-		loc->file_off++;
-		if (loc->name)
-			loc->off++;
-	}
+	usyms__lookup_pid(r->usyms, r->file, pid, addr, ret_addr, loc);
 }
 
 void user_frames__text(struct report *r, const struct lbr_record *rec)

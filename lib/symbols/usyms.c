@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "build-id.h"
-#include "lbr-proc.h"
+#include "lbrfile.h"
 #include "usyms.h"
 
 struct usym {
@@ -242,4 +242,24 @@ char *usym__format(const struct usym_loc *loc, __u64 addr, char *buf, size_t siz
 		snprintf(buf, size, "0x%llx (%s%s)", (unsigned long long)addr, loc->path,
 			 loc->mismatch ? ", not the file mapped: build id differs" : "");
 	return buf;
+}
+
+void usyms__lookup_pid(struct usyms *u, const struct lbrfile *f, __u32 pid, __u64 addr,
+		       bool ret_addr, struct usym_loc *loc)
+{
+	__u64 at = ret_addr ? addr - 1 : addr;
+	const struct lbrfile_map *m;
+	struct lbr_proc p;
+
+	memset(loc, 0, sizeof(*loc));
+	/* a return address may be the first byte past its function: the call is before it */
+	m = f ? lbrfile__user_map(f, pid, at, &p) : NULL;
+	if (!m)
+		return;
+	usyms__lookup(u, m, lbr_proc__path(&p, m - p.maps), at, loc);
+	if (ret_addr) {
+		loc->file_off++;
+		if (loc->name)
+			loc->off++;
+	}
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+struct lbrfile;
 struct lbrfile_map;
 struct usyms;
 
@@ -27,6 +28,12 @@ void usyms__free(struct usyms *u);
 /* Fills loc for addr inside map m (whose file is path); m NULL: an unknown address. */
 void usyms__lookup(struct usyms *u, const struct lbrfile_map *m, const char *path, __u64 addr,
 		   struct usym_loc *loc);
+/*
+ * Fills loc for address addr of process pid, from the maps capture f stored for it;
+ * ret_addr: a return address, looked up one byte back (the call is before it).
+ */
+void usyms__lookup_pid(struct usyms *u, const struct lbrfile *f, __u32 pid, __u64 addr,
+		       bool ret_addr, struct usym_loc *loc);
 /* "func+0xoff (path)", "0xADDR (path)", or "0xADDR" without a map; returns buf. */
 char *usym__format(const struct usym_loc *loc, __u64 addr, char *buf, size_t size);
 
