@@ -436,7 +436,8 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	err = ended ? 0 : -ENODATA;
 	merge_gaps(f);
 	/* by pid, each pid's sections in file order (rec_cmp_time breaks ties by offset) */
-	qsort(f->procs, f->nr_procs, sizeof(*f->procs), rec_cmp_time);
+	if (f->nr_procs)
+		qsort(f->procs, f->nr_procs, sizeof(*f->procs), rec_cmp_time);
 	lbrfile__release(f);
 cleanup:
 	close(fd);
