@@ -810,7 +810,7 @@ int capture__trace_exit(struct capture *c, pid_t pid)
 	if (!c->maps)
 		return 0;
 	/* before the command runs: it is blocked in workload__prepare()'s pipe */
-	if (ptrace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL))
+	if (ptrace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXIT))
 		return -errno;
 	return 0;
 }

@@ -95,7 +95,7 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 		}
 		ret = workload__start(&wl, o->who);
 		if (ret) {
-			waitpid(wl.pid, NULL, 0);
+			workload__wait(wl.pid, NULL);
 			wl.pid = 0;
 			goto cleanup_signals;
 		}
@@ -138,7 +138,7 @@ cleanup:
 	} else if (wl.pid > 0) {
 		/* stopped before the command ended: end it, as perf record does */
 		kill(wl.pid, o->command_records ? SIGINT : SIGTERM);
-		waitpid(wl.pid, &res->status, 0);
+		workload__wait(wl.pid, &res->status);
 	}
 	return ret;
 }
