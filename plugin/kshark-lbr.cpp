@@ -243,7 +243,13 @@ private:
 		text->setReadOnly(true);
 		text->setLineWrapMode(QPlainTextEdit::NoWrap);
 		text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-		text->setPlainText(QString::fromStdString(describe(_sd, _entry)));
+		std::string what = describe(_sd, _entry);
+
+		/* the window's text on stderr too, for the tests to read */
+		if (getenv("LBRSNAP_KS_VERBOSE"))
+			fprintf(stderr, "lbr plugin: window:\n%s\nlbr plugin: end of window\n",
+				what.c_str());
+		text->setPlainText(QString::fromStdString(what));
 		layout->addWidget(text);
 		dlg->setWindowTitle("LBR snapshot");
 		dlg->setAttribute(Qt::WA_DeleteOnClose);
