@@ -71,6 +71,7 @@ const volatile bool filter_ret_on;
 const volatile __s64 filter_ret;
 const volatile __u32 sample_every;
 const volatile bool want_stack;
+const volatile bool want_ustack;	/* --user-stack */
 const volatile bool want_lbr;		/* LBR is on: records carry the branches */
 const volatile __u64 wakeup_bytes;	/* wake the consumer once this much data waits */
 
@@ -589,8 +590,26 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 			ev->nr_stack = ns;
 		}
 	}
-	ev->flags = flags;
 	size = sizeof(*ev) + args_size + nb * LBRSNAP_BRANCH_SIZE + ns * 8;
+	if (want_ustack) {
+		struct lbrsnap_ustack *u = (void *)ev + size;
+		__u32 nu = 0;
+
+		u->reserved = 0;
+		u->err = 0;
+		sret = bpf_get_stack(ctx, u->ip, LBRSNAP_MAX_USTACK * 8, BPF_F_USER_STACK);
+		if (sret < 0) {
+			u->err = sret;
+		} else {
+			nu = sret / 8;
+			if (nu > LBRSNAP_MAX_USTACK)
+				nu = LBRSNAP_MAX_USTACK;
+		}
+		u->nr = nu;
+		size += sizeof(*u) + nu * 8;
+		flags |= LBRSNAP_EV_HAS_USTACK;
+	}
+	ev->flags = flags;
 	/*
 	 * A wake-up per record is a self-interrupt (irq_work), a trapped MSR write on a virtual
 	 * machine: wake the consumer by amount, as perf's watermark does; it also polls with a

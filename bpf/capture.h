@@ -6,7 +6,8 @@
  * branch entries (24 bytes each, entries[0] most recent, exactly as the kernel's
  * struct perf_branch_entry), then nr_stack kernel return addresses (innermost first,
  * as bpf_get_stack() returns them) and, with LBRSNAP_EV_HAS_ARGS, an argument block
- * (struct lbrsnap_args, version 3). The same bytes are stored verbatim in lbrsnap.data files
+ * (struct lbrsnap_args, version 3), then with LBRSNAP_EV_HAS_USTACK a user stack block
+ * (struct lbrsnap_ustack). The same bytes are stored verbatim in lbrsnap.data files
  * (see lib/lbrfile/lbrfile.h), so this layout is an on-disk ABI: only append fields, bump
  * LBRSNAP_EVENT_VERSION when the header changes.
  */
@@ -61,7 +62,27 @@ enum {
 	LBRSNAP_EV_STACK_ERR = 1 << 2,		/* bpf_get_stack() failed (error in stack_err) */
 	LBRSNAP_EV_LBR_STALE = 1 << 3,		/* set by readers: LBR was off on this CPU then */
 	LBRSNAP_EV_HAS_ARGS = 1 << 4,		/* an argument block follows the stack */
+	LBRSNAP_EV_HAS_USTACK = 1 << 5,		/* a user stack block follows (lbrsnap_ustack) */
 };
+
+/*
+ * --user-stack: the current task's user call stack, innermost first, taken after the
+ * snapshot (bpf_get_stack() with BPF_F_USER_STACK). It trails the record, after the
+ * argument block; the 80-byte header stays as it is, so older readers skip nothing they know.
+ */
+#define LBRSNAP_MAX_USTACK	64
+
+struct lbrsnap_ustack {
+	__u16 nr;		/* entries in ip[] */
+	__u16 reserved;
+	__s32 err;		/* bpf_get_stack() error, 0 if fine */
+	__u64 ip[];		/* user return addresses, innermost first */
+};
+
+static inline unsigned int lbrsnap_ustack_size(unsigned int nr)
+{
+	return sizeof(struct lbrsnap_ustack) + nr * 8;
+}
 
 /*
  * How the return value of an attach point is typed, from its BTF. The program stores it in
@@ -271,14 +292,15 @@ struct lbrsnap_follow_stats {
  * nest on one CPU (an interrupt's tracepoint inside a function's fexit), so a CPU has
  * LBRSNAP_NEST_MAX buffers, one per level in progress; a deeper invocation is counted lost.
  * In the ring buffer a record is the header, the argument block (at a fixed place, where the
- * filter reads it), the branches, then the stack; user space moves the argument block behind
- * the stack, where lbrsnap.data keeps it.
+ * filter reads it), the branches, the stack, then the user stack block; user space moves the
+ * argument block between the stack and the user stack block, where lbrsnap.data keeps it.
  */
 #define LBRSNAP_NEST_MAX	4
 #define LBRSNAP_MAX_ARGS_SIZE	(sizeof(struct lbrsnap_args) + 8 * LBRSNAP_MAX_ARGS + \
 				 LBRSNAP_MAX_STRS * LBRSNAP_STR_SIZE(LBRSNAP_MAX_STRING_LEN))
 #define LBRSNAP_STAGE_SIZE	(sizeof(struct lbrsnap_event) + LBRSNAP_MAX_ARGS_SIZE + \
-				 LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8)
+				 LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
+				 sizeof(struct lbrsnap_ustack) + LBRSNAP_MAX_USTACK * 8)
 
 static inline unsigned int lbrsnap_event_size(unsigned int nr_branches, unsigned int nr_stack)
 {

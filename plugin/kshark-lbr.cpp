@@ -111,7 +111,7 @@ static std::string describe(int sd, const kshark_entry *e)
 	kshark_data_stream *stream;
 	tracecmd_input *in;
 	tep_handle *tep;
-	tep_event *snap, *stack;
+	tep_event *snap, *stack, *ustack;
 	tep_record *rec, *next;
 	const unsigned char *p;
 	char line[128], ret[LBR_RET_LEN] = "";
@@ -156,18 +156,41 @@ static std::string describe(int sd, const kshark_entry *e)
 	}
 	if (!field_val(snap, rec, "nr", 0))
 		out += "  (none: no LBR on this machine, or not captured)\n";
-	next = stack ? tracecmd_read_data(in, cpu) : nullptr;
-	/* branch events sit between the snapshot and its stack, all with the same time */
-	while (next && next->ts == rec->ts && tep_data_type(tep, next) != stack->id) {
+	ustack = tep_find_event_by_name(tep, "lbr", "user_stack");
+	/*
+	 * branch events, then the stack and the user stack follow the snapshot, all with its
+	 * time: the record's events end at the first other time
+	 */
+	next = stack || ustack ? tracecmd_read_data(in, cpu) : nullptr;
+	while (next && next->ts == rec->ts) {
+		int type = tep_data_type(tep, next);
+
+		if (stack && type == stack->id) {
+			out += "\nkernel stack (innermost first):\n";
+			out += trimmed_line(field_val(stack, next, "trimmed", 0), "frames");
+			p = (const unsigned char *)lbr_field__raw(stack, next, "ips", &len);
+			for (int i = 0; p && i < len / 8; i++, p += 8)
+				out += "    " + sym(tep, tep_read_number(tep, p, 8)) + "\n";
+		} else if (ustack && type == ustack->id) {
+			/* named when the trace was written: " <- " between frames */
+			p = (const unsigned char *)lbr_field__raw(ustack, next, "frames", &len);
+			std::string frames = p && len > 0 ?
+				std::string((const char *)p, strnlen((const char *)p, len)) : "";
+			size_t at = 0, sep;
+
+			out += "\nuser stack (innermost first):\n";
+			while (!frames.empty()) {
+				sep = frames.find(" <- ", at);
+				out += "    " + frames.substr(at, sep == std::string::npos ?
+							 std::string::npos : sep - at) + "\n";
+				if (sep == std::string::npos)
+					break;
+				at = sep + 4;
+			}
+			break;
+		}
 		tracecmd_free_record(next);
 		next = tracecmd_read_data(in, cpu);
-	}
-	if (next && next->ts == rec->ts) {
-		out += "\nkernel stack (innermost first):\n";
-		out += trimmed_line(field_val(stack, next, "trimmed", 0), "frames");
-		p = (const unsigned char *)lbr_field__raw(stack, next, "ips", &len);
-		for (int i = 0; p && i < len / 8; i++, p += 8)
-			out += "    " + sym(tep, tep_read_number(tep, p, 8)) + "\n";
 	}
 	if (next)
 		tracecmd_free_record(next);
@@ -220,7 +243,13 @@ private:
 		text->setReadOnly(true);
 		text->setLineWrapMode(QPlainTextEdit::NoWrap);
 		text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-		text->setPlainText(QString::fromStdString(describe(_sd, _entry)));
+		std::string what = describe(_sd, _entry);
+
+		/* the window's text on stderr too, for the tests to read */
+		if (getenv("LBRSNAP_KS_VERBOSE"))
+			fprintf(stderr, "lbr plugin: window:\n%s\nlbr plugin: end of window\n",
+				what.c_str());
+		text->setPlainText(QString::fromStdString(what));
 		layout->addWidget(text);
 		dlg->setWindowTitle("LBR snapshot");
 		dlg->setAttribute(Qt::WA_DeleteOnClose);

@@ -194,6 +194,22 @@ static int stack_handler(struct trace_seq *s, struct tep_record *r, struct tep_e
 	return 0;
 }
 
+/*
+ * The user frames were named when the trace was written (trace-cmd has no user symbols):
+ * the same line as the format's, with its strings read within the record
+ */
+static int user_stack_handler(struct trace_seq *s, struct tep_record *r, struct tep_event *ev,
+			      void *ctx)
+{
+	long long err = (int)get_val(s, ev, r, "ustack_err");
+
+	trace_seq_printf(s, "%s nr=%llu", get_str(s, ev, r, "hook"), get_val(s, ev, r, "nr"));
+	if (err)
+		trace_seq_printf(s, " err=%lld", err);
+	trace_seq_printf(s, ": %s", get_str(s, ev, r, "frames"));
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	tep_event_handler_func fn;
@@ -201,6 +217,7 @@ static const struct {
 	{ "branch_snapshot", snapshot_handler },
 	{ "branch", branch_handler },
 	{ "stack", stack_handler },
+	{ "user_stack", user_stack_handler },
 };
 
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -34,6 +35,7 @@
 #include "lbr-enable.h"
 #include "lbrfile.h"
 #include "mem-watch.h"
+#include "proc-maps.h"
 #include "syscall-table.h"
 #include "capture.skel.h"
 
@@ -72,6 +74,8 @@ struct capture {
 	__u32 str_size;			/* lbrsnap_str_size(--string-len) */
 	void *rec_buf;			/* a record with its argument block moved in place */
 	struct lbrfile_writer *sink;	/* the writer of the poll in progress */
+	struct proc_maps *maps;		/* --user-stack: processes whose maps are written */
+	__u64 ustack_errs;		/* records whose user stack could not be taken */
 	int sink_err;
 	__u64 records;
 };
@@ -128,6 +132,24 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* A record with user addresses: its process's maps must be read while it still runs */
+static bool has_user_addrs(const struct lbrsnap_event *ev, const void *data, size_t size)
+{
+	const struct lbrsnap_branch *b = (const void *)(ev + 1);
+	struct lbr_record rec;
+	unsigned int i;
+
+	if (lbr_record__parse(data, size, &rec))
+		return false;
+	if (rec.ustack && rec.ustack->nr)
+		return true;
+	for (i = 0; i < ev->nr_branches; i++) {
+		if ((__s64)b[i].from >= 0 || (__s64)b[i].to >= 0)
+			return true;
+	}
+	return false;
+}
+
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	const struct lbrsnap_event *ev = data;
@@ -136,7 +158,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 
 	/*
 	 * The program sends the argument block right after the header, where its filter read it
-	 * (capture.h): lbrsnap.data keeps it behind the stack.
+	 * (capture.h): lbrsnap.data keeps it behind the stack, before the user stack block.
 	 */
 	if ((ev->flags & LBRSNAP_EV_HAS_ARGS) && ev->ap < c->set.nr &&
 	    c->aps[ev->ap].args_size && ev->nr_branches <= LBRSNAP_MAX_BRANCHES &&
@@ -144,13 +166,28 @@ static int handle_record(void *ctx, void *data, size_t size)
 		size_t body = lbrsnap_event_size(ev->nr_branches, ev->nr_stack);
 		size_t asz = c->aps[ev->ap].args_size;
 
-		if (size == body + asz) {
+		if (size >= body + asz && size <= LBRSNAP_STAGE_SIZE) {
 			memcpy(c->rec_buf, data, sizeof(*ev));
 			memcpy((char *)c->rec_buf + sizeof(*ev), (char *)data + sizeof(*ev) + asz,
 			       body - sizeof(*ev));
 			memcpy((char *)c->rec_buf + body, (char *)data + sizeof(*ev), asz);
+			memcpy((char *)c->rec_buf + body + asz, (char *)data + body + asz,
+			       size - body - asz);
 			data = c->rec_buf;
 		}
+	}
+	if (c->maps && has_user_addrs(ev, data, size)) {
+		err = proc_maps__see(c->maps, ev->pid, ev->comm, c->sink);
+		if (err) {
+			c->sink_err = err;
+			return err;
+		}
+	}
+	if (ev->flags & LBRSNAP_EV_HAS_USTACK) {
+		struct lbr_record rec;
+
+		if (!lbr_record__parse(data, size, &rec) && rec.ustack && rec.ustack->err)
+			c->ustack_errs++;
 	}
 	err = lbrfile_writer__record(c->sink, data, size);
 	if (err) {
@@ -250,6 +287,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->sample_every = o->sample;
 	skel->rodata->want_stack = o->stack || !c->lbr_on;
 	skel->rodata->want_lbr = c->lbr_on;
+	skel->rodata->want_ustack = o->user_stack;
 	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
 	skel->rodata->str_size = c->str_size;
@@ -613,6 +651,11 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 					      sizeof(c->lbr_why));
 		break;
 	}
+	if (opts->user_stack) {
+		ret = proc_maps__new(&c->maps);
+		if (ret)
+			goto cleanup;
+	}
 	ret = open_objects(c, err, err_len);
 	if (ret)
 		goto cleanup;
@@ -728,6 +771,7 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 				    (unsigned long long)mono.tv_sec * 1000000000ULL + mono.tv_nsec,
 				    (unsigned long long)real.tv_sec * 1000000000ULL + real.tv_nsec);
 	ret |= lbrfile_writer__meta(w, "slots", "%u", c->slots);
+	ret |= lbrfile_writer__meta(w, "user_stack", "%s", c->opts.user_stack ? "yes" : "no");
 	if (ret)
 		return -ENOMEM;
 	for (i = 0; i < c->set.nr; i++) {
@@ -797,6 +841,37 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+int capture__trace_exit(struct capture *c, pid_t pid)
+{
+	if (!c->maps)
+		return 0;
+	/* before the command runs: it is blocked in workload__prepare()'s pipe */
+	if (ptrace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXIT))
+		return -errno;
+	return 0;
+}
+
+/*
+ * A stop of the command traced by capture__trace_exit(). At its exit its memory is still
+ * there: read its maps, which now hold every library it loaded, and let it go. Any other
+ * stop (a signal) is passed on as it came.
+ */
+static int capture__traced_stop(struct capture *c, struct lbrfile_writer *w, pid_t pid,
+				int status)
+{
+	int sig = WSTOPSIG(status), ret = 0;
+
+	if (sig == SIGTRAP && status >> 16 == PTRACE_EVENT_EXIT) {
+		ret = proc_maps__reread(c->maps, pid, w);
+		ptrace(PTRACE_DETACH, pid, 0, 0);
+		return ret;
+	}
+	if (status >> 16 == PTRACE_EVENT_STOP)
+		sig = 0;
+	ptrace(PTRACE_CONT, pid, 0, sig);
+	return 0;
+}
+
 int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run *run)
 {
 	double start = now_s(), checked = start;
@@ -814,6 +889,12 @@ int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run
 				return n;
 		}
 		if (run->child > 0 && waitpid(run->child, &run->status, WNOHANG) == run->child) {
+			if (WIFSTOPPED(run->status)) {
+				n = capture__traced_stop(c, w, run->child, run->status);
+				if (n < 0)
+					return n;
+				continue;
+			}
 			run->exited = true;
 			return 0;
 		}
@@ -866,6 +947,13 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 		fprintf(out, "[ %s: LOST %llu processes of the command not followed: more than "
 			"--follow-max at once ]\n", who,
 			(unsigned long long)st->follow_overflow);
+	if (st->ustack_errs)
+		fprintf(out, "[ %s: %llu records without a user stack: bpf_get_stack() failed ]\n",
+			who, (unsigned long long)st->ustack_errs);
+	if (st->procs_gone)
+		fprintf(out, "[ %s: %llu of %llu processes exited before their maps could be read: "
+			"their user addresses stay unnamed ]\n", who,
+			(unsigned long long)st->procs_gone, (unsigned long long)st->procs);
 }
 
 /* Sums an attach point's slots: tickets taken and completed, and its counters. */
@@ -978,6 +1066,9 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		}
 	}
 	st->records = c->records;
+	st->ustack_errs = c->ustack_errs;
+	st->procs = proc_maps__nr_procs(c->maps);
+	st->procs_gone = proc_maps__nr_gone(c->maps);
 	if (c->opts.follow) {
 		const struct lbrsnap_follow_stats *fs = &c->objs[0]->bss->follow_stats;
 
@@ -1029,6 +1120,7 @@ void capture__close(struct capture *c)
 	lbr_enable__close(c->lbr);
 	attach_set__free(&c->set);
 	syscall_table__free(c->syscalls);
+	proc_maps__free(c->maps);
 	free(c->rec_buf);
 	free(c->aps);
 	free(c->objs);

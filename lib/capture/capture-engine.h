@@ -46,6 +46,8 @@ struct capture_opts {
 	__s64 ret;
 	__u32 sample;			/* --sample N: keep 1 of N (0, 1: all) */
 	bool stack;			/* --stack: kernel stacks as well as LBR */
+	bool user_stack;		/* --user-stack: user stacks, and the maps of their
+					   processes (proc-maps.h) */
 	const char *branch_filter;	/* -j, perf syntax; NULL = "any,k" */
 	enum capture_lbr_mode lbr_mode;
 	__u64 ringbuf_bytes;		/* power of two, >= page size; 0 = default 8 MiB */
@@ -82,6 +84,9 @@ struct capture_stats {
 	__u64 follow_overflow;		/* children not followed: --follow-max reached */
 	__u64 follow_forgotten;		/* followed processes that exited */
 	__u64 lbr_gaps;			/* intervals with LBR off on a CPU (LBR_GAP) */
+	__u64 ustack_errs;		/* --user-stack: records whose user stack failed */
+	__u64 procs;			/* --user-stack: processes whose maps were written */
+	__u64 procs_gone;		/* ... of them, gone before their maps could be read */
 	/*
 	 * Why the capture holds no kallsyms copy, 0 when it does: -ENODATA when every address
 	 * reads as zero (kernel.kptr_restrict), else the error reading /proc/kallsyms. The
@@ -103,6 +108,11 @@ struct capture;
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
 		  size_t err_len);
 int capture__follow(struct capture *c, __u32 pid);
+/*
+ * --user-stack: trace the command pid (not yet started) so that capture__run() reads its
+ * maps at its exit, when every library it loaded is still mapped. 0 without --user-stack.
+ */
+int capture__trace_exit(struct capture *c, pid_t pid);
 /*
  * Sets the watchpoints on user addresses in process pid, its threads and future children,
  * before it runs. Returns 0 or a negative errno with a message in err.

@@ -173,6 +173,9 @@ int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const 
 	case CAPTURE_OPT_STACK:
 		o->stack = true;
 		return 1;
+	case CAPTURE_OPT_USER_STACK:
+		o->user_stack = true;
+		return 1;
 	case CAPTURE_OPT_LBR:
 		if (!strcmp(arg, "auto")) {
 			o->lbr_mode = CAPTURE_LBR_AUTO;

@@ -15,7 +15,7 @@ enum {
 	CAPTURE_OPT_COMM = 0x1000, CAPTURE_OPT_ERRORS, CAPTURE_OPT_RET, CAPTURE_OPT_SAMPLE,
 	CAPTURE_OPT_STACK, CAPTURE_OPT_LBR, CAPTURE_OPT_RINGBUF, CAPTURE_OPT_SLOTS,
 	CAPTURE_OPT_FOLLOW_MAX, CAPTURE_OPT_NO_ARGS, CAPTURE_OPT_STRING_LEN,
-	CAPTURE_OPT_FILTER,
+	CAPTURE_OPT_FILTER, CAPTURE_OPT_USER_STACK,
 };
 
 #define CAPTURE_SHORT_OPTIONS "e:p:t:j:v"
@@ -30,6 +30,7 @@ enum {
 	{ "sample", required_argument, NULL, CAPTURE_OPT_SAMPLE },		\
 	{ "branch-filter", required_argument, NULL, 'j' },			\
 	{ "stack", no_argument, NULL, CAPTURE_OPT_STACK },			\
+	{ "user-stack", no_argument, NULL, CAPTURE_OPT_USER_STACK },		\
 	{ "lbr", required_argument, NULL, CAPTURE_OPT_LBR },			\
 	{ "ringbuf", required_argument, NULL, CAPTURE_OPT_RINGBUF },		\
 	{ "slots", required_argument, NULL, CAPTURE_OPT_SLOTS },		\
@@ -54,6 +55,7 @@ enum {
 "      --sample N          keep 1 of N matching invocations\n"			\
 "  -j, --branch-filter F   LBR branch filter, perf syntax (default any,k)\n"	\
 "      --stack             capture kernel stacks as well as LBR\n"		\
+"      --user-stack        capture the user call stack too, with the processes' maps\n" \
 "      --lbr MODE          auto: enable LBR, else stacks (default); off: stacks only;\n" \
 "                          external: snapshot, another tool (perf record -b) enables LBR\n" \
 "      --ringbuf SIZE      ring buffer bytes, power of two, K/M suffix (default 8M)\n" \

@@ -292,11 +292,11 @@ int lbr_enable__open_attr(struct perf_event_attr *attr, struct lbr_enable **out,
 	return 0;
 }
 
-int lbr_enable__open(__u64 branch_filter, struct lbr_enable **out, char *why, size_t why_len)
+void lbr_enable__attr(__u64 branch_filter, struct perf_event_attr *attr)
 {
-	struct perf_event_attr attr = {
+	*attr = (struct perf_event_attr) {
 		.type = PERF_TYPE_HARDWARE,
-		.size = sizeof(attr),
+		.size = sizeof(*attr),
 		.config = PERF_COUNT_HW_CPU_CYCLES,
 		/*
 		 * A sampling event: since 85846b27072d (6.8) Intel enables LBR only for
@@ -305,9 +305,20 @@ int lbr_enable__open(__u64 branch_filter, struct lbr_enable **out, char *why, si
 		 */
 		.sample_period = 100000000,
 		.sample_type = PERF_SAMPLE_BRANCH_STACK,
+		/*
+		 * The privilege bits (u, k) say whose branches LBR keeps; the event itself
+		 * counts everywhere, so -j u records the application's last branches before
+		 * it entered the kernel.
+		 */
 		.branch_sample_type = branch_filter,
 	};
+}
 
+int lbr_enable__open(__u64 branch_filter, struct lbr_enable **out, char *why, size_t why_len)
+{
+	struct perf_event_attr attr;
+
+	lbr_enable__attr(branch_filter, &attr);
 	return lbr_enable__open_attr(&attr, out, why, why_len);
 }
 

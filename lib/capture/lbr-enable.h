@@ -72,6 +72,8 @@ int branch_filter__parse(const char *spec, __u64 *bits, char *err, size_t err_le
  * no LBR, permissions) when LBR cannot be had on this machine.
  */
 int lbr_enable__open(__u64 branch_filter, struct lbr_enable **out, char *why, size_t why_len);
+/* The branch-stack event lbr_enable__open() opens on each CPU for branch_filter. */
+void lbr_enable__attr(__u64 branch_filter, struct perf_event_attr *attr);
 /*
  * lbr_enable__open() with another event: attr is opened on every online CPU, made pinned
  * and given the times in read_format. The tests use it with a software event, since no machine

@@ -82,6 +82,12 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 				strerror(-ret));
 			goto cleanup_signals;
 		}
+		ret = capture__trace_exit(c, wl.pid);
+		if (ret) {
+			fprintf(stderr, "%s: cannot trace the command (pid %d) to read its maps at "
+				"its exit: %s\n", o->who, wl.pid, strerror(-ret));
+			goto cleanup_signals;
+		}
 		ret = capture__watch(c, wl.pid, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "%s: %s\n", o->who, err);
@@ -89,7 +95,7 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 		}
 		ret = workload__start(&wl, o->who);
 		if (ret) {
-			waitpid(wl.pid, NULL, 0);
+			workload__wait(wl.pid, NULL);
 			wl.pid = 0;
 			goto cleanup_signals;
 		}
@@ -132,7 +138,7 @@ cleanup:
 	} else if (wl.pid > 0) {
 		/* stopped before the command ended: end it, as perf record does */
 		kill(wl.pid, o->command_records ? SIGINT : SIGTERM);
-		waitpid(wl.pid, &res->status, 0);
+		workload__wait(wl.pid, &res->status);
 	}
 	return ret;
 }

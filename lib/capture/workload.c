@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include "workload.h"
 
@@ -106,6 +107,24 @@ int workload__start(struct workload *wl, const char *who)
 	return err;
 }
 
+int workload__wait(pid_t pid, int *status)
+{
+	int st, sig;
+
+	for (;;) {
+		if (waitpid(pid, &st, 0) != pid)
+			return -errno;
+		if (!WIFSTOPPED(st))
+			break;
+		/* traced (--user-stack): an event stop resumes plainly, a signal is delivered */
+		sig = st >> 16 ? 0 : WSTOPSIG(st);
+		ptrace(PTRACE_CONT, pid, 0, sig);
+	}
+	if (status)
+		*status = st;
+	return 0;
+}
+
 void workload__cancel(struct workload *wl)
 {
 	if (wl->pid <= 0)
@@ -115,6 +134,6 @@ void workload__cancel(struct workload *wl)
 	if (wl->err_fd >= 0)
 		close(wl->err_fd);
 	wl->go_fd = wl->err_fd = -1;
-	waitpid(wl->pid, NULL, 0);
+	workload__wait(wl->pid, NULL);
 	wl->pid = 0;
 }

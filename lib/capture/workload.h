@@ -27,5 +27,10 @@ int workload__prepare(struct workload *wl, char *const argv[], const char *who);
 int workload__start(struct workload *wl, const char *who);
 /* The child exits without running the command; waits for it. */
 void workload__cancel(struct workload *wl);
+/*
+ * Waits for the command to exit, into *status (may be NULL). Stops it reports because it is
+ * traced (capture__trace_exit()) are resumed, its signals delivered. 0 or -errno.
+ */
+int workload__wait(pid_t pid, int *status);
 
 #endif /* LBRSNAP_WORKLOAD_H */

@@ -45,26 +45,30 @@ struct lbrfile {
 	struct rec_index *recs;
 	size_t nr_recs;
 	struct lbr_syscall *syscalls;	/* by number; name NULL where absent */
+	struct rec_index *procs;	/* MAPS sections by pid, then file order (time_ns: pid) */
+	size_t nr_procs;
 };
 
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = data;
+	size_t off;
 
 	if (size < sizeof(*ev))
 		return -EINVAL;
 	if (ev->nr_branches > LBRSNAP_MAX_BRANCHES || ev->nr_stack > LBRSNAP_MAX_STACK ||
 	    ev->cpu >= LBRFILE_MAX_CPUS)
 		return -EINVAL;
-	if (lbrsnap_event_size(ev->nr_branches, ev->nr_stack) > size)
+	off = lbrsnap_event_size(ev->nr_branches, ev->nr_stack);
+	if (off > size)
 		return -EINVAL;
 	rec->ev = ev;
 	rec->branches = (const void *)(ev + 1);
 	rec->stack = (const void *)((const char *)(ev + 1) +
 				    ev->nr_branches * LBRSNAP_BRANCH_SIZE);
 	rec->args = NULL;
+	rec->ustack = NULL;
 	if (ev->flags & LBRSNAP_EV_HAS_ARGS) {
-		size_t off = lbrsnap_event_size(ev->nr_branches, ev->nr_stack);
 		const struct lbrsnap_args *a = (const void *)((const char *)data + off);
 
 		if (size - off < sizeof(*a) || a->size > size - off || a->size % 8 ||
@@ -73,6 +77,16 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 		    sizeof(*a) + a->nr_args * 8 + a->nr_strs * a->str_size > a->size)
 			return -EINVAL;
 		rec->args = a;
+		off += a->size;
+	}
+	if (ev->flags & LBRSNAP_EV_HAS_USTACK) {
+		const struct lbrsnap_ustack *u = (const void *)((const char *)data + off);
+
+		/* the error and the entries exclude each other: a failed call copies nothing */
+		if (size - off < sizeof(*u) || u->nr > LBRSNAP_MAX_USTACK ||
+		    lbrsnap_ustack_size(u->nr) > size - off || u->err > 0 || (u->err && u->nr))
+			return -EINVAL;
+		rec->ustack = u;
 	}
 	return 0;
 }
@@ -80,7 +94,8 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 size_t lbr_record__size(const struct lbr_record *rec)
 {
 	return lbrsnap_event_size(rec->ev->nr_branches, rec->ev->nr_stack) +
-	       (rec->args ? rec->args->size : 0);
+	       (rec->args ? rec->args->size : 0) +
+	       (rec->ustack ? lbrsnap_ustack_size(rec->ustack->nr) : 0);
 }
 
 /*
@@ -157,8 +172,10 @@ static int parse_meta(struct lbrfile *f, const char *p, size_t size)
 	return 0;
 }
 
+static int rec_cmp_time(const void *a, const void *b);
+
 struct index_caps {
-	size_t aps, losses, recs, gaps;
+	size_t aps, losses, recs, gaps, procs;
 };
 
 static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, __u64 off,
@@ -293,6 +310,19 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		memcpy(&f->gaps[f->nr_gaps++], g, sizeof(*g));
 		return 0;
 	}
+	case LBRFILE_SEC_MAPS: {
+		struct lbr_proc proc;
+
+		if (lbr_proc__parse(p, sec->size, &proc))
+			return -EINVAL;
+		err = grow((void **)&f->procs, &cap->procs, f->nr_procs, sizeof(*f->procs));
+		if (err)
+			return err;
+		f->procs[f->nr_procs].time_ns = proc.pid;
+		f->procs[f->nr_procs].off = off;
+		f->procs[f->nr_procs++].size = sec->size;
+		return 0;
+	}
 	case LBRFILE_SEC_KALLSYMS:
 		f->kallsyms = p;
 		f->kallsyms_len = sec->size;
@@ -405,6 +435,9 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	/* A capture cut short (no END) is refused rather than read as if it were whole. */
 	err = ended ? 0 : -ENODATA;
 	merge_gaps(f);
+	/* by pid, each pid's sections in file order (rec_cmp_time breaks ties by offset) */
+	if (f->nr_procs)
+		qsort(f->procs, f->nr_procs, sizeof(*f->procs), rec_cmp_time);
 	lbrfile__release(f);
 cleanup:
 	close(fd);
@@ -429,7 +462,62 @@ void lbrfile__close(struct lbrfile *f)
 	free(f->gaps);
 	free(f->recs);
 	free(f->syscalls);
+	free(f->procs);
 	free(f);
+}
+
+size_t lbrfile__nr_procs(const struct lbrfile *f)
+{
+	return f->nr_procs;
+}
+
+int lbrfile__proc(const struct lbrfile *f, size_t i, struct lbr_proc *p)
+{
+	if (i >= f->nr_procs)
+		return -ENOENT;
+	return lbr_proc__parse((const char *)f->map + f->procs[i].off, f->procs[i].size, p);
+}
+
+const struct lbrfile_map *lbrfile__user_map(const struct lbrfile *f, __u32 pid, __u64 addr,
+					    struct lbr_proc *p)
+{
+	const struct lbrfile_map *m;
+	size_t lo = 0, hi = f->nr_procs;
+
+	/* past the last section of pid, then back through its sections: newest first */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->procs[mid].time_ns <= pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && f->procs[lo].time_ns == pid) {
+		if (lbrfile__proc(f, lo, p))
+			continue;
+		m = lbr_proc__find(p, addr);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
+bool lbrfile__proc_gone(const struct lbrfile *f, __u32 pid)
+{
+	struct lbr_proc p;
+	size_t i;
+
+	for (i = 0; i < f->nr_procs; i++) {
+		if (f->procs[i].time_ns == pid && !lbrfile__proc(f, i, &p) &&
+		    !(p.flags & LBRFILE_PROC_GONE))
+			return false;
+	}
+	for (i = 0; i < f->nr_procs; i++) {
+		if (f->procs[i].time_ns == pid)
+			return true;
+	}
+	return false;
 }
 
 const struct lbr_syscall *lbrfile__syscall(const struct lbrfile *f, __s32 nr)
@@ -788,6 +876,31 @@ int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts
 	int err = flush_meta(w);
 
 	return err ?: write_section(w, LBRFILE_SEC_COUNTS, counts, sizeof(*counts), NULL, 0);
+}
+
+int lbrfile_writer__proc(struct lbrfile_writer *w, const struct lbrfile_proc *proc,
+			 const struct lbrfile_map *maps, const char *paths, size_t paths_len)
+{
+	size_t maps_size = proc->nr_maps * sizeof(*maps);
+	struct lbr_proc check;
+	char *buf;
+	int err = flush_meta(w);
+
+	if (err)
+		return err;
+	buf = malloc(sizeof(*proc) + maps_size + paths_len);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, proc, sizeof(*proc));
+	memcpy(buf + sizeof(*proc), maps, maps_size);
+	memcpy(buf + sizeof(*proc) + maps_size, paths, paths_len);
+	/* what readers would refuse is not written */
+	err = lbr_proc__parse(buf, sizeof(*proc) + maps_size + paths_len, &check);
+	if (!err)
+		err = write_section(w, LBRFILE_SEC_MAPS, buf, sizeof(*proc) + maps_size + paths_len,
+				    NULL, 0);
+	free(buf);
+	return err;
 }
 
 int lbrfile_writer__lbr_gap(struct lbrfile_writer *w, const struct lbrfile_lbr_gap *gap)

@@ -22,6 +22,8 @@
  *     SYSCALL	  struct lbrfile_syscall + "name\0" + "type\0name\0" per argument: the
  *		  syscalls of the capturing kernel, when an attach point is sys_enter or
  *		  sys_exit (version 3)
+ *     MAPS	  struct lbrfile_proc + struct lbrfile_map[] + paths: the executable mappings
+ *		  of a process with user stacks in the records (--user-stack; lbr-proc.h)
  *     END	  u64 number of RECORD sections; a file without END is incomplete
  *
  * Records come in ring-buffer order, which is not strictly time order across CPUs; use
@@ -37,6 +39,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "capture.h"
+#include "lbr-proc.h"
 
 #define LBRFILE_MAGIC "LBRSNAP1"
 #define LBRFILE_VERSION 3
@@ -56,6 +59,7 @@ enum lbrfile_section_type {
 	LBRFILE_SEC_COUNTS = 7,
 	LBRFILE_SEC_LBR_GAP = 8,
 	LBRFILE_SEC_SYSCALL = 9,
+	LBRFILE_SEC_MAPS = 10,
 };
 
 struct lbrfile_header {
@@ -184,6 +188,7 @@ struct lbr_record {
 	const struct lbrsnap_branch *branches;	/* ev->nr_branches entries, [0] most recent */
 	const __u64 *stack;			/* ev->nr_stack return addresses, innermost first */
 	const struct lbrsnap_args *args;	/* LBRSNAP_EV_HAS_ARGS, else NULL */
+	const struct lbrsnap_ustack *ustack;	/* LBRSNAP_EV_HAS_USTACK, else NULL */
 };
 
 struct lbrfile;
@@ -210,6 +215,17 @@ size_t lbrfile__nr_lbr_gaps(const struct lbrfile *f);
 const struct lbrfile_lbr_gap *lbrfile__lbr_gap(const struct lbrfile *f, size_t i);
 /* True when time_ns on cpu falls inside a gap (ends included): the branches may be stale. */
 bool lbrfile__lbr_stale(const struct lbrfile *f, __u32 cpu, __u64 time_ns);
+/* MAPS sections (lbr-proc.h), ordered by pid, each pid's in file order. */
+size_t lbrfile__nr_procs(const struct lbrfile *f);
+int lbrfile__proc(const struct lbrfile *f, size_t i, struct lbr_proc *p);
+/*
+ * The map of process pid holding user address addr, looked up in its newest MAPS section
+ * first; p is filled with the section it is in. NULL when none has it.
+ */
+const struct lbrfile_map *lbrfile__user_map(const struct lbrfile *f, __u32 pid, __u64 addr,
+					    struct lbr_proc *p);
+/* True when pid's only MAPS sections say it was gone before they could be read. */
+bool lbrfile__proc_gone(const struct lbrfile *f, __u32 pid);
 /* Calls fn for every record in file order (sorted=false) or time order (sorted=true). */
 typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
 int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx);
@@ -241,6 +257,9 @@ int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss c
 int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len);
 int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts *counts);
 int lbrfile_writer__lbr_gap(struct lbrfile_writer *w, const struct lbrfile_lbr_gap *gap);
+/* A MAPS section: proc, its proc->nr_maps maps and their paths (-EINVAL if malformed). */
+int lbrfile_writer__proc(struct lbrfile_writer *w, const struct lbrfile_proc *proc,
+			 const struct lbrfile_map *maps, const char *paths, size_t paths_len);
 /* Writes META once (on the first attach/record/close), END, and renames into place. */
 int lbrfile_writer__close(struct lbrfile_writer *w);
 /* Removes the temporary file: for error paths. */
@@ -248,7 +267,7 @@ void lbrfile_writer__abort(struct lbrfile_writer *w);
 
 /* Validates a record's sizes against its header; returns 0 or -EINVAL. */
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec);
-/* Bytes of a parsed record: header, branches, stack and argument block. */
+/* Bytes of a parsed record: header, branches, stack, argument block and user stack. */
 size_t lbr_record__size(const struct lbr_record *rec);
 
 #endif /* LBRSNAP_LBRFILE_H */

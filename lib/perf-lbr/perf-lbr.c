@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include "align.h"
 #include "out-file.h"
 #include "ksyms.h"
@@ -22,9 +23,13 @@
 #include "perf-lbr.h"
 #include "event-fields.h"
 
-/* header, stack, branches, the fixed RAW part, the call, the arguments' typed fields */
+/*
+ * header, stack, branches, the fixed RAW part, the call, the arguments' typed fields, the
+ * user stack (or an MMAP2 with its path)
+ */
 #define REC_BUF_SIZE		(8192 + LBR_CALL_LEN + \
-				 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8))
+				 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8) + \
+				 (LBRSNAP_MAX_USTACK + 1) * 8 + 4096)
 /* what perf record -b says when no -j is given; captures without META branch_filter */
 #define DEFAULT_BRANCH_FILTER	"any,k"
 
@@ -62,6 +67,8 @@ struct perf_lbr {
 	__u64 nr_bad_ap;	/* records naming no attach point of the file: skipped */
 	struct comm_slot *comms;
 	size_t comm_cap, nr_comms;
+	__u32 *mmap_pids;	/* processes whose MMAP2s are out: open addressing, 0 empty */
+	size_t mmap_cap, nr_mmap_pids;
 	/* emit state */
 	perf_lbr_emit_fn fn;
 	perf_lbr_known_fn known;
@@ -176,6 +183,10 @@ static int scan_record(const struct lbr_record *rec, void *ctx)
 	}
 	if (rec->ev->nr_stack)
 		e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (rec->ustack && rec->ustack->nr) {
+		e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		e->attr.exclude_callchain_user = 0;
+	}
 	if (e->ret_kind == LBRSNAP_RET_POINTER && (rec->ev->flags & LBRSNAP_EV_HAS_RET)) {
 		int err = lbr_ret__errno(LBRSNAP_RET_POINTER, rec->ev->ret);
 
@@ -320,6 +331,7 @@ void perf_lbr__free(struct perf_lbr *pl)
 		free(pl->evs[i].name);
 	free(pl->evs);
 	free(pl->comms);
+	free(pl->mmap_pids);
 	ksyms__free(pl->ks);
 	free(pl);
 }
@@ -505,7 +517,7 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(lbrfile__attach(pl->cap, ev->ap),
 							 ev->flags);
 	__u64 st = e->attr.sample_type, *p = pl->buf + 1;
-	unsigned int trim_br, trim_st, skip_br, skip_st, off, room, i;
+	unsigned int trim_br, trim_st, skip_br, skip_st, off, room, i, nu;
 	char ret[LBR_RET_LEN] = "", call[LBR_CALL_LEN];
 	bool has_args;
 	struct lbr_args args;
@@ -524,11 +536,17 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	*p++ = ev->cpu;						/* CPU */
 	*p++ = 1;						/* PERIOD */
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		*p++ = ev->nr_stack > skip_st ? ev->nr_stack - skip_st + 1 : 0;
+		nu = rec->ustack ? rec->ustack->nr : 0;
+		*p++ = (ev->nr_stack > skip_st ? ev->nr_stack - skip_st + 1 : 0) + (nu ? nu + 1 : 0);
 		if (ev->nr_stack > skip_st)
 			*p++ = PERF_CONTEXT_KERNEL;
 		for (i = skip_st; i < ev->nr_stack; i++)
 			*p++ = rec->stack[i];
+		/* the user part follows the kernel's, as perf record's callchains have it */
+		if (nu)
+			*p++ = PERF_CONTEXT_USER;
+		for (i = 0; i < nu; i++)
+			*p++ = rec->ustack->ip[i];
 	}
 	raw_size = (__u32 *)p;
 	raw = (struct lbr_raw *)(raw_size + 1);
@@ -576,6 +594,100 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 		    ev->time_ns);
 }
 
+/* Marks pid; true when its MMAP2s were out already (or no memory to remember it) */
+static bool mmap_pid_done(struct perf_lbr *pl, __u32 pid)
+{
+	size_t i, mask;
+
+	if (2 * (pl->nr_mmap_pids + 1) > pl->mmap_cap) {
+		size_t cap = pl->mmap_cap ? 2 * pl->mmap_cap : 256, j;
+		__u32 *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return true;
+		for (j = 0; j < pl->mmap_cap; j++) {
+			if (!pl->mmap_pids[j])
+				continue;
+			for (i = (pl->mmap_pids[j] * 2654435761u) & (cap - 1); tab[i];
+			     i = (i + 1) & (cap - 1))
+				;
+			tab[i] = pl->mmap_pids[j];
+		}
+		free(pl->mmap_pids);
+		pl->mmap_pids = tab;
+		pl->mmap_cap = cap;
+	}
+	mask = pl->mmap_cap - 1;
+	for (i = (pid * 2654435761u) & mask; pl->mmap_pids[i]; i = (i + 1) & mask) {
+		if (pl->mmap_pids[i] == pid)
+			return true;
+	}
+	pl->mmap_pids[i] = pid;
+	pl->nr_mmap_pids++;
+	return false;
+}
+
+/*
+ * A user MMAP2 as perf record writes it, with the build id the capture read (perf checks
+ * the file it finds against it), else the device and inode.
+ */
+static int emit_mmap2(struct perf_lbr *pl, const struct lbr_event *e,
+		      const struct lbrsnap_event *ev, const struct lbrfile_map *m, const char *path)
+{
+	char *body = (char *)(pl->buf + 1);
+	size_t nlen = strlen(path) + 1, n;
+	__u16 misc = PERF_RECORD_MISC_USER;
+
+	if (nlen > 4096)
+		return 0;
+	memset(body, 0, 64 + ALIGN(nlen, 8));
+	*(__u32 *)body = ev->pid;
+	*(__u32 *)(body + 4) = ev->pid;
+	*(__u64 *)(body + 8) = m->start;
+	*(__u64 *)(body + 16) = m->end - m->start;
+	*(__u64 *)(body + 24) = m->pgoff;
+	if (m->build_id_size) {
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		body[32] = m->build_id_size;
+		memcpy(body + 36, m->build_id, m->build_id_size);
+	} else {
+		*(__u32 *)(body + 32) = m->dev_major;
+		*(__u32 *)(body + 36) = m->dev_minor;
+		*(__u64 *)(body + 40) = m->ino;
+	}
+	/* ino_generation (body + 48) unknown: 0 */
+	*(__u32 *)(body + 56) = m->prot;
+	*(__u32 *)(body + 60) = MAP_PRIVATE;
+	memcpy(body + 64, path, nlen);
+	n = 8 + 64 + ALIGN(nlen, 8);
+	n += put_trailer(e, (__u64 *)((char *)pl->buf + n), ev->pid, ev->pid, ev->time_ns,
+			 ev->cpu);
+	return emit(pl, PERF_RECORD_MMAP2, misc, n, ev->time_ns);
+}
+
+/* The maps of the record's process, before its first sample, older sections first */
+static int emit_user_maps(struct perf_lbr *pl, const struct lbr_record *rec)
+{
+	const struct lbr_event *e = &pl->evs[rec->ev->ap];
+	size_t i, nr = lbrfile__nr_procs(pl->cap);
+	struct lbr_proc p;
+	__u32 j;
+	int err;
+
+	if (!nr || mmap_pid_done(pl, rec->ev->pid))
+		return 0;
+	for (i = 0; i < nr; i++) {
+		if (lbrfile__proc(pl->cap, i, &p) || p.pid != rec->ev->pid)
+			continue;
+		for (j = 0; j < p.nr_maps; j++) {
+			err = emit_mmap2(pl, e, rec->ev, &p.maps[j], lbr_proc__path(&p, j));
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 static int emit_record(const struct lbr_record *rec, void *ctx)
 {
 	struct perf_lbr *pl = ctx;
@@ -586,6 +698,8 @@ static int emit_record(const struct lbr_record *rec, void *ctx)
 		return 0;
 	}
 	err = emit_comm(pl, rec->ev);
+	if (!err)
+		err = emit_user_maps(pl, rec);
 	if (err)
 		return err;
 	return emit_sample(pl, rec);
@@ -626,6 +740,9 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	pl->ctx = ctx;
 	pl->nr_comms = 0;
 	pl->nr_bad_ap = 0;
+	pl->nr_mmap_pids = 0;
+	if (pl->mmap_pids)
+		memset(pl->mmap_pids, 0, pl->mmap_cap * sizeof(*pl->mmap_pids));
 	pl->next = 0;
 	if (pl->comms)
 		memset(pl->comms, 0, pl->comm_cap * sizeof(*pl->comms));

@@ -15,6 +15,7 @@
 #include "arg-value.h"
 #include "ret-value.h"
 #include "trim.h"
+#include "user-frames.h"
 
 /* A record's arguments as text: six strings of up to 1024 characters, escaped */
 static char args_buf[6 * (4 * LBRSNAP_MAX_STRING_LEN + 64)];
@@ -154,6 +155,21 @@ static void text_loc(FILE *out, const struct symbolize_loc *loc, __u64 addr)
 		fprintf(out, " (%s)", src);
 }
 
+/* A branch address: user ones (-j u) are named from the process's maps */
+static void text_branch_loc(struct report *r, const struct lbr_record *rec,
+			    const struct symbolize_loc *loc, __u64 addr)
+{
+	char buf[SYM_LEN + 4096];
+	struct usym_loc u;
+
+	if (!user_frames__is_user(addr) || !r->file) {
+		text_loc(r->out, loc, addr);
+		return;
+	}
+	user_frames__lookup(r, rec->ev->pid, addr, false, &u);
+	fputs(usym__format(&u, addr, buf, sizeof(buf)), r->out);
+}
+
 /* inlined frames, outermost first: ". func (file:line)" */
 static void text_inline(FILE *out, const struct symbolize_loc *loc, const char *indent)
 {
@@ -250,9 +266,9 @@ static void text_branches(struct report *r, const struct lbr_record *rec, unsign
 		lookup(r, b->from, false, &from);
 		lookup(r, b->to, false, &to);
 		fprintf(out, "    %c[#%02u] ", i < trimmed ? '~' : ' ', i);
-		text_loc(out, &from, b->from);
+		text_branch_loc(r, rec, &from, b->from);
 		fputs(" -> ", out);
-		text_loc(out, &to, b->to);
+		text_branch_loc(r, rec, &to, b->to);
 		if (BR_MISPRED(b->flags) && !path)
 			fputs(" [mispred]", out);
 		if (BR_CYCLES(b->flags) && !path)
@@ -376,6 +392,23 @@ static void json_loc(FILE *out, const char *key, const struct symbolize_loc *loc
 	json_cstr(out, src_str(loc, buf, sizeof(buf)));
 }
 
+/* user addresses (-j u): "func+0xoff (path)" as the text has it, no source position */
+static void json_branch_loc(struct report *r, const struct lbr_record *rec, const char *key,
+			    const struct symbolize_loc *loc, __u64 addr)
+{
+	char buf[SYM_LEN + 4096];
+	struct usym_loc u;
+
+	if (!user_frames__is_user(addr) || !r->file) {
+		json_loc(r->out, key, loc, addr);
+		return;
+	}
+	user_frames__lookup(r, rec->ev->pid, addr, false, &u);
+	fprintf(r->out, ",\"%s_sym\":", key);
+	json_cstr(r->out, u.path ? usym__format(&u, addr, buf, sizeof(buf)) : NULL);
+	fprintf(r->out, ",\"%s_src\":null", key);
+}
+
 /* path: a group's path, the entries of its key (no per-record flags) */
 static void json_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
 			  bool path)
@@ -393,8 +426,8 @@ static void json_branches(struct report *r, const struct lbr_record *rec, unsign
 		fprintf(out, "%s{\"from\":\"0x%llx\",\"to\":\"0x%llx\"", i > first ? "," : "",
 			(unsigned long long)b->from, (unsigned long long)b->to);
 		/* from_sym/from_src, then to_sym/to_src */
-		json_loc(out, "from", &from, b->from);
-		json_loc(out, "to", &to, b->to);
+		json_branch_loc(r, rec, "from", &from, b->from);
+		json_branch_loc(r, rec, "to", &to, b->to);
 		if (path) {
 			fprintf(out, ",\"trimmed\":%s}", i < trimmed ? "true" : "false");
 			continue;
@@ -562,6 +595,7 @@ static void json_record(struct report *r, const struct lbr_record *rec, unsigned
 	json_lbr_stale(r, rec);
 	json_branches(r, rec, trimmed, false);
 	json_stack(r, rec, stack_trimmed, false);
+	user_frames__json(r, rec);
 	fputs("}\n", out);
 }
 
@@ -602,6 +636,7 @@ int report__record(struct report *r, const struct lbr_record *rec)
 			text_branches(r, rec, trimmed, false);
 		if (ev->nr_stack)
 			text_stack(r, rec, stack_trimmed, false);
+		user_frames__text(r, rec);
 		text_notes(r, rec);
 		text_lbr_stale(r, rec);
 		fputc('\n', r->out);
@@ -628,6 +663,7 @@ static void text_summary(struct report *r)
 	const char *lbr = r->file ? lbrfile__meta(r->file, "lbr") : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
+	__u64 procs, gone;
 	bool lost = false;
 	int c;
 
@@ -656,6 +692,11 @@ static void text_summary(struct report *r)
 			"filtered, %llu sampled out ]\n", (unsigned long long)counts->hits,
 			(unsigned long long)counts->records, (unsigned long long)counts->filtered,
 			(unsigned long long)counts->sampled_out);
+	user_frames__count(r->file, &procs, &gone);
+	if (gone)
+		fprintf(out, "[ lbrsnap: %llu of %llu processes exited before their maps were read: "
+			"their user addresses stay unnamed ]\n", (unsigned long long)gone,
+			(unsigned long long)procs);
 	if (!lbr)
 		return;
 	if (lbr_available(lbr))
@@ -670,6 +711,7 @@ static int json_summary(struct report *r)
 	const struct lbrfile_counts *counts = r->file ? lbrfile__counts(r->file) : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
+	__u64 procs, gone;
 	int c, err;
 
 	fputs("{\"losses\":[", out);
@@ -694,6 +736,9 @@ static int json_summary(struct report *r)
 			(unsigned long long)counts->sampled_out,
 			(unsigned long long)counts->emitted,
 			(unsigned long long)counts->follow_overflow);
+	user_frames__count(r->file, &procs, &gone);
+	fprintf(out, ",\"procs\":%llu,\"procs_gone\":%llu", (unsigned long long)procs,
+		(unsigned long long)gone);
 	fputs(",\"lbr\":", out);
 	json_cstr(out, r->file ? lbrfile__meta(r->file, "lbr") : NULL);
 	err = lbr_off_summary(r);
@@ -930,6 +975,11 @@ static int record_cb(const struct lbr_record *rec, void *ctx)
 	return report__record(ctx, rec);
 }
 
+void report__release(struct report *r)
+{
+	user_frames__release(r);
+}
+
 int report__run(struct report *r)
 {
 	struct group_table t = {};
@@ -941,11 +991,15 @@ int report__run(struct report *r)
 		if (r->top_groups && !r->json && lbrfile__nr_records(r->file) > REPORT_TOP_MIN)
 			err = text_top_groups(r);
 		err = err ?: lbrfile__for_each(r->file, true, record_cb, r);
-		return err ?: report__summary(r);
+		err = err ?: report__summary(r);
+		report__release(r);
+		return err;
 	}
 	err = report__group(r, &t);
 	for (i = 0; !err && i < t.nr; i++)
 		err = group_render(r, &t, i);
 	group_table__free(&t);
-	return err ?: report__summary(r);
+	err = err ?: report__summary(r);
+	report__release(r);
+	return err;
 }

@@ -12,12 +12,14 @@
 #include "lbrfile.h"
 #include "ksyms.h"
 #include "symbolize.h"
+#include "usyms.h"
 
 struct report {
 	FILE *out;
 	struct lbrfile *file;
 	const struct ksyms *ks;		/* may be NULL: addresses stay hex */
 	struct symbolizer *sym;		/* may be NULL: symbols from ks only */
+	struct usyms *usyms;		/* user symbols, loaded as needed (user-frames.h) */
 	bool keep_all;			/* show tracing-path entries instead of hiding them */
 	bool json;			/* one JSON object per line instead of text */
 	bool group;			/* groups of identical paths instead of records */
@@ -48,6 +50,9 @@ int report__group(struct report *r, struct group_table *t);
  * summary.
  */
 int report__run(struct report *r);
+
+/* Frees what rendering loaded (user symbols); report__run() does it itself. */
+void report__release(struct report *r);
 
 /* Writes s (len bytes, any byte value) as a JSON string literal, quotes included. */
 void report__json_str(FILE *out, const char *s, size_t len);

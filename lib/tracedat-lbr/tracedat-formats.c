@@ -75,6 +75,18 @@ struct lbr_stack_ev {
 	__u16 pad;
 };
 
+struct lbr_user_stack_ev {
+	struct lbr_common c;
+	__u32 ap;
+	__u32 nr;		/* frames captured */
+	__s32 ustack_err;
+	__u32 hook;		/* __data_loc char[] */
+	__u32 ips;		/* __data_loc u64[] */
+	__u32 frames;		/* __data_loc char[]: their names, " <- " between them */
+	__u32 pid;		/* the process, whose maps name the addresses */
+	__u32 pad;
+};
+
 static const char *const formats[TRACEDAT_NR_FORMATS] = {
 	"name: branch_snapshot\nID: 30000\nformat:\n" COMMON_FIELDS
 	"\tfield:unsigned int ap;\toffset:8;\tsize:4;\tsigned:0;\n"
@@ -115,6 +127,16 @@ static const char *const formats[TRACEDAT_NR_FORMATS] = {
 	"\tfield:unsigned short trimmed;\toffset:32;\tsize:2;\tsigned:0;\n\n"
 	"print fmt: \"%s nr=%u trimmed=%u ips=%s\", __get_str(hook), REC->nr, REC->trimmed, "
 	PRINT_U64_ARRAY("ips") "\n",
+
+	"name: user_stack\nID: 30003\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned int ap;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int nr;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:int ustack_err;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] hook;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc u64[] ips;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] frames;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int pid;\toffset:32;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s nr=%u: %s\", __get_str(hook), REC->nr, __get_str(frames)\n",
 };
 
 const char *tracedat_format(int i)
@@ -151,6 +173,8 @@ int tracedat_formats__check(void)
 		  { "nr", 34, 2 }, { "ap", 36, 4 } },
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "hook", 20, 4 }, { "ips", 24, 4 },
 		  { "tracing_ips", 28, 4 }, { "trimmed", 32, 2 } },
+		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "ustack_err", 16, 4 }, { "hook", 20, 4 },
+		  { "ips", 24, 4 }, { "frames", 28, 4 }, { "pid", 32, 4 } },
 	};
 	struct tep_handle *tep = tep_alloc();
 	struct tep_event *ev;
@@ -214,9 +238,15 @@ static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_eve
 	c->pid = ev->tid;
 }
 
-/* Scratch space for the largest event: 32 branches, the stack, the strings, or the arguments */
+/* The names of a user stack's frames, as many as fit */
+#define FRAMES_LEN	8192
+
+/*
+ * Scratch space for the largest event: 32 branches, the stack, the strings, or the
+ * arguments; or a user stack with its names
+ */
 #define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
-			 128 + LBR_RET_LEN + LBR_CALL_LEN + \
+			 128 + LBR_RET_LEN + LBR_CALL_LEN + FRAMES_LEN + \
 			 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8))
 
 /* Puts len bytes behind the event at *off and returns their __data_loc word. */
@@ -276,6 +306,68 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 	return fn(ctx, e->time_ns, buf, off);
 }
 
+/* "c+0x22 (prog) <- b+0x9 (prog) <- 0x7f..." into buf, cut at a whole frame */
+static void user_frames(const struct lbrfile *f, const struct lbr_record *rec, struct usyms *us,
+			char *buf, size_t size)
+{
+	const struct lbrsnap_ustack *u = rec->ustack;
+	size_t len = 0;
+	struct usym_loc loc;
+	char one[512];
+	const char *base;
+	unsigned int i;
+	int n;
+
+	buf[0] = 0;
+	for (i = 0; i < u->nr; i++) {
+		memset(&loc, 0, sizeof(loc));
+		if (us)
+			usyms__lookup_pid(us, f, rec->ev->pid, u->ip[i], i > 0, &loc);
+		base = loc.path ? strrchr(loc.path, '/') : NULL;
+		base = base ? base + 1 : loc.path;
+		if (loc.name)
+			snprintf(one, sizeof(one), "%s+0x%llx (%s)", loc.name,
+				 (unsigned long long)loc.off, base);
+		else if (base)
+			snprintf(one, sizeof(one), "0x%llx (%s)", (unsigned long long)u->ip[i],
+				 base);
+		else
+			snprintf(one, sizeof(one), "0x%llx", (unsigned long long)u->ip[i]);
+		n = snprintf(buf + len, size - len, "%s%s", i ? " <- " : "", one);
+		if (n < 0 || (size_t)n >= size - len) {
+			buf[len] = 0;
+			return;
+		}
+		len += n;
+	}
+}
+
+static int emit_user_stack(const struct lbrfile *f, const struct lbr_record *rec,
+			   const struct tracedat_lbr_view *v, struct usyms *us,
+			   tracedat_emit_fn fn, void *ctx, unsigned char *buf)
+{
+	const struct lbrsnap_event *e = rec->ev;
+	struct lbr_user_stack_ev *s = (void *)buf;
+	unsigned int off = sizeof(*s);
+	char *frames = malloc(FRAMES_LEN);
+	int err;
+
+	if (!frames)
+		return -ENOMEM;
+	user_frames(f, rec, us, frames, FRAMES_LEN);
+	common_init(&s->c, TRACEDAT_ID_USER_STACK, e);
+	s->ap = e->ap;
+	s->nr = rec->ustack->nr;
+	s->ustack_err = rec->ustack->err;
+	s->pid = e->pid;
+	s->ips = put_tail(buf, &off, rec->ustack->ip, rec->ustack->nr * 8);
+	s->hook = put_tail(buf, &off, v->hook, strlen(v->hook) + 1);
+	s->frames = put_tail(buf, &off, frames, strlen(frames) + 1);
+	err = fn(ctx, e->time_ns, buf, off);
+	free(frames);
+	return err;
+}
+
 /* The record's arguments as their attach point's typed fields */
 static int emit_args(const struct lbr_record *rec, const struct lbr_args *view,
 		     const struct event_fields *ef, tracedat_emit_fn fn, void *ctx,
@@ -291,7 +383,7 @@ static int emit_args(const struct lbr_record *rec, const struct lbr_args *view,
 
 int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
 			 const struct lbr_attach_point *ap, const struct event_fields *ef,
-			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx)
+			 const struct ksyms *ks, struct usyms *us, tracedat_emit_fn fn, void *ctx)
 {
 	unsigned char buf[EV_BUF_SIZE] __attribute__((aligned(8)));
 	const struct lbrsnap_event *e = rec->ev;
@@ -349,6 +441,13 @@ int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
 	if (e->nr_stack) {
 		memset(buf, 0, sizeof(buf));
 		err = emit_stack(rec, &v, fn, ctx, buf);
+		if (err)
+			return err;
+		n++;
+	}
+	if (rec->ustack) {
+		memset(buf, 0, sizeof(buf));
+		err = emit_user_stack(f, rec, &v, us, fn, ctx, buf);
 		if (err)
 			return err;
 		n++;

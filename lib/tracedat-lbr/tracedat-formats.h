@@ -8,6 +8,10 @@
  *   lbr:branch           one per branch entry, printed with %pS so that trace-cmd and
  *                        KernelShark show symbols without a plugin
  *   lbr:stack            the kernel call stack of a record, innermost first
+ *   lbr:user_stack       its user call stack (--user-stack), innermost first: the addresses,
+ *                        and "frames", their names from the capture's maps and the files'
+ *                        ELF symbols, resolved when the event is written ("c+0x22
+ *                        (prog) <- b+0x9 (prog)"), since trace-cmd knows no user symbols
  *   lbr:<attach point>   one per record with arguments, before its branch_snapshot: the
  *                        arguments as typed fields (event-fields.h), named after the
  *                        attach point as in perf.data ("fexit__do_mkdirat"), so that
@@ -26,6 +30,7 @@
 #include <linux/types.h>
 #include "ksyms.h"
 #include "lbrfile.h"
+#include "usyms.h"
 #include "event-fields.h"
 
 #define TRACEDAT_LBR_SYSTEM	"lbr"
@@ -34,11 +39,12 @@ enum tracedat_lbr_id {
 	TRACEDAT_ID_SNAPSHOT = 30000,
 	TRACEDAT_ID_BRANCH = 30001,
 	TRACEDAT_ID_STACK = 30002,
-	TRACEDAT_ID_ARGS = 30003,	/* + the attach point's index, up to TRACEDAT_ID_MAX */
+	TRACEDAT_ID_USER_STACK = 30003,
+	TRACEDAT_ID_ARGS = 30004,	/* + the attach point's index, up to TRACEDAT_ID_MAX */
 	TRACEDAT_ID_MAX = 32767,
 };
 
-#define TRACEDAT_NR_FORMATS	3
+#define TRACEDAT_NR_FORMATS	4
 
 /* Format text of the i-th lbr event (0 <= i < TRACEDAT_NR_FORMATS). */
 const char *tracedat_format(int i);
@@ -69,7 +75,8 @@ struct tracedat_lbr_view {
 /*
  * Encodes one capture record as lbr events in this order: its arguments (when ef, its
  * attach point's argument fields, has any), branch_snapshot, one branch per
- * entry left after trimming (most recent first), stack (only when the record has one). ap
+ * entry left after trimming (most recent first), stack (only when the record has one),
+ * user_stack (only when it has one; us names its frames, NULL: addresses only). ap
  * (may be NULL) gives the hook name, the return type and the traced function, f (may be
  * NULL) the syscall names of the capture; ks (may be
  * NULL: nothing trimmed) the symbols that tell the tracing path. Returns the number of
@@ -77,6 +84,6 @@ struct tracedat_lbr_view {
  */
 int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
 			 const struct lbr_attach_point *ap, const struct event_fields *ef,
-			 const struct ksyms *ks, tracedat_emit_fn fn, void *ctx);
+			 const struct ksyms *ks, struct usyms *us, tracedat_emit_fn fn, void *ctx);
 
 #endif /* LBRSNAP_TRACEDAT_FORMATS_H */

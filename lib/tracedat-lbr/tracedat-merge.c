@@ -44,6 +44,7 @@ struct task_table {
 struct merge {
 	struct lbrfile *cap;
 	struct ksyms *ks;		/* the capture's kallsyms: tells the tracing path */
+	struct usyms *us;		/* user frames' names (--user-stack captures) */
 	struct tracecmd_input *in;
 	struct tracedat_meta meta;
 	struct tracedat_writer *w;
@@ -409,7 +410,7 @@ static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 	const struct lbr_attach_point *ap = lbrfile__attach(mg->cap, rec->ev->ap);
 	const struct event_fields *ef = rec->ev->ap < mg->nr_fields ? &mg->fields[rec->ev->ap] :
 					NULL;
-	int n = tracedat_lbr__encode(mg->cap, rec, ap, ef, mg->ks, emit, mg);
+	int n = tracedat_lbr__encode(mg->cap, rec, ap, ef, mg->ks, mg->us, emit, mg);
 
 	if (n < 0)
 		return n;
@@ -524,6 +525,8 @@ int tracedat__write(const char *input, const char *capture, const char *output,
 		ret = input ? meta_from_recording(&mg, input) : meta_from_capture(&mg);
 	if (!ret)
 		ret = add_lbr_system(&mg);
+	if (!ret && lbrfile__nr_procs(mg.cap))
+		ret = usyms__new(&mg.us);
 	if (ret)
 		goto cleanup;
 	st->nr_buffers = mg.meta.nr_buffers;
@@ -548,6 +551,7 @@ cleanup:
 	if (mg.cap)
 		lbrfile__close(mg.cap);
 	ksyms__free(mg.ks);
+	usyms__free(mg.us);
 	free(mg.fields);
 	for (c = 0; c < mg.nr_cap_cpus; c++)
 		free(mg.cpus[c].idx);

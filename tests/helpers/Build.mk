@@ -33,6 +33,17 @@ $(OUT)/tests/helpers/uprobe-load: $(OUT)/tests/helpers/uprobe-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
+# Dynamically linked, with frame pointers: user stacks walk through it, and its maps hold
+# the executable and libc, as a real program's do.
+$(OUT)/tests/helpers/ustack-load.o: CFLAGS += -O1 -fno-omit-frame-pointer \
+	-mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls
+$(OUT)/tests/helpers/ustack-load: SAN_CFLAGS :=
+$(OUT)/tests/helpers/ustack-load: SAN_LDFLAGS :=
+$(OUT)/tests/helpers/ustack-load: $(OUT)/tests/helpers/ustack-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+ALL_TARGETS += $(OUT)/tests/helpers/ustack-load
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
 	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
 	$(OUT)/tests/helpers/uprobe-load

@@ -217,7 +217,41 @@ static void test_software_events(void)
 	CU_ASSERT_PTR_NULL(lbr_enable__gap(NULL, 0));
 }
 
+/* -j: perf's words, exact bits; u alone keeps user branches only, no kernel bit added */
+static void test_branch_filter(void)
+{
+	struct perf_event_attr attr;
+	char err[256] = "";
+	__u64 bits = 0;
+
+	CU_ASSERT_EQUAL(branch_filter__parse("any,u", &bits, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(bits, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
+	lbr_enable__attr(bits, &attr);
+	CU_ASSERT_EQUAL(attr.type, PERF_TYPE_HARDWARE);
+	CU_ASSERT_EQUAL(attr.size, sizeof(attr));
+	CU_ASSERT_EQUAL(attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	CU_ASSERT_EQUAL(attr.sample_period, 100000000);
+	CU_ASSERT_EQUAL(attr.sample_type, PERF_SAMPLE_BRANCH_STACK);
+	CU_ASSERT_EQUAL(attr.branch_sample_type, 0x1 | 0x8);	/* USER | ANY, uapi values */
+	CU_ASSERT_EQUAL(attr.exclude_user, 0);
+	CU_ASSERT_EQUAL(attr.exclude_kernel, 0);
+
+	CU_ASSERT_EQUAL(branch_filter__parse("any_call,u,k", &bits, err, sizeof(err)), 0);
+	lbr_enable__attr(bits, &attr);
+	CU_ASSERT_EQUAL(attr.branch_sample_type, 0x10 | 0x1 | 0x2);
+	/* no privilege word: kernel branches, the default */
+	CU_ASSERT_EQUAL(branch_filter__parse("any", &bits, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(bits, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL);
+	/* u alone names no branch type */
+	bits = 7;
+	CU_ASSERT_EQUAL(branch_filter__parse("u", &bits, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err, "branch filter 'u' names no branch type (e.g. any)");
+	CU_ASSERT_EQUAL(bits, 7);
+	CU_ASSERT_EQUAL(branch_filter__parse("any,user", &bits, err, sizeof(err)), -EINVAL);
+}
+
 static CU_TestInfo watch_tests[] = {
+	{ "branch_filter", test_branch_filter },
 	{ "steady", test_steady },
 	{ "running_lags", test_running_lags },
 	{ "eof_recovery", test_eof_recovery },

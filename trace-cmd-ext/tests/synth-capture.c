@@ -5,20 +5,61 @@
  * given, so %pS output can be checked against it.
  *
  *   synth-capture -o FILE [-k KALLSYMS] [-c CPUS] [-n RECORDS] [-s START_NS] [-e END_NS]
- *                 [-b BRANCHES] [-S STACK_DEPTH] [-P PID] [-g] [-V]
+ *                 [-b BRANCHES] [-S STACK_DEPTH] [-P PID] [-g] [-V] [-U FILE:OFF,...]
  *
  * Records are spread evenly over [START, END] and round-robin over the CPUs; -g uses
  * growing gaps (2^27 - 1 ns, 2^27 ns, 1 s, 5 s, 60 s, 600 s) instead. Prints one line per
  * record: "time cpu tid nr_branches nr_stack". -P gives every record that pid and tid (with
  * comm "synth-PID"), to check whose task names win in a merge. -V varies the number of
- * branches per record from 0 to BRANCHES.
+ * branches per record from 0 to BRANCHES. -U gives every record a user stack: the file
+ * offsets OFF (innermost first) of FILE, mapped whole at USER_BASE in every process (a MAPS
+ * section each), so its frames are named from FILE's symbols.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include "lbrfile.h"
+
+#define USER_BASE	0x555500000000ULL
+#define USER_MAX	8
+
+static const char *ufile;
+static __u64 uoff[USER_MAX];
+static unsigned int nr_uoff;
+
+/* "FILE:OFF,OFF,..." */
+static int parse_user(char *arg)
+{
+	char *p = strrchr(arg, ':'), *tok, *save = NULL;
+
+	if (!p)
+		return -EINVAL;
+	*p++ = 0;
+	ufile = arg;
+	for (tok = strtok_r(p, ",", &save); tok && nr_uoff < USER_MAX;
+	     tok = strtok_r(NULL, ",", &save))
+		uoff[nr_uoff++] = strtoull(tok, NULL, 0);
+	return nr_uoff ? 0 : -EINVAL;
+}
+
+/* pid's MAPS section: FILE whole, at USER_BASE */
+static int write_user_maps(struct lbrfile_writer *w, __u32 pid)
+{
+	struct lbrfile_proc proc = { .pid = pid, .nr_maps = 1 };
+	struct lbrfile_map m = { .start = USER_BASE, .prot = PROT_READ | PROT_EXEC };
+	struct stat st;
+
+	if (stat(ufile, &st))
+		return -errno;
+	m.end = USER_BASE + ((st.st_size + 4095) & ~4095ULL);
+	m.ino = st.st_ino;
+	snprintf(proc.comm, sizeof(proc.comm), "synth-%u", pid);
+	return lbrfile_writer__proc(w, &proc, &m, ufile, strlen(ufile) + 1);
+}
 
 struct sym {
 	unsigned long long addr;
@@ -104,12 +145,12 @@ int main(int argc, char **argv)
 	struct lbrsnap_branch *br;
 	__u64 *stack;
 	char *ktext;
-	size_t klen;
+	size_t klen, size;
 	unsigned int fixed_pid = 0;
 	int gap = 0, vary = 0;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "o:k:c:n:s:e:b:S:P:gV")) != -1) {
+	while ((c = getopt(argc, argv, "o:k:c:n:s:e:b:S:P:gVU:")) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'k': kpath = optarg; break;
@@ -122,6 +163,10 @@ int main(int argc, char **argv)
 		case 'P': fixed_pid = strtoul(optarg, NULL, 0); break;
 		case 'g': gap = 1; break;
 		case 'V': vary = 1; break;
+		case 'U':
+			if (parse_user(optarg))
+				return 2;
+			break;
 		default: return 2;
 		}
 	}
@@ -144,6 +189,9 @@ int main(int argc, char **argv)
 	      lbrfile_writer__meta(w, "hostname", "synth") ?:
 	      lbrfile_writer__meta(w, "release", "6.1.0-synth") ?:
 	      lbrfile_writer__attach(w, &aps[0]) ?: lbrfile_writer__attach(w, &aps[1]);
+	for (i = 0; ufile && !err && i < 3; i++)
+		err = fixed_pid ? (i ? 0 : write_user_maps(w, fixed_pid)) :
+				  write_user_maps(w, 4000 + i);
 	t = start;
 	for (i = 0; !err && i < nrec; i++) {
 		unsigned int nbr = vary ? (i * 7) % (max_br + 1) : max_br;
@@ -172,7 +220,17 @@ int main(int argc, char **argv)
 		stack = (void *)(br + nbr);
 		for (j = 0; j < nstack; j++)
 			stack[j] = pick(i * 17 + j + 5)->addr + 0x20;
-		err = lbrfile_writer__record(w, buf, lbrsnap_event_size(nbr, nstack));
+		size = lbrsnap_event_size(nbr, nstack);
+		if (ufile) {
+			struct lbrsnap_ustack *u = (void *)(buf + size);
+
+			ev->flags |= LBRSNAP_EV_HAS_USTACK;
+			u->nr = nr_uoff;
+			for (j = 0; j < nr_uoff; j++)
+				u->ip[j] = USER_BASE + uoff[j];
+			size += lbrsnap_ustack_size(nr_uoff);
+		}
+		err = lbrfile_writer__record(w, buf, size);
 		printf("%llu %u %u %u %u\n", t, ev->cpu, ev->tid, nbr, nstack);
 		/* with -g every CPU sees each gap: advance only after the last CPU */
 		if (gap)

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * User addresses in reports: user stack entries (--user-stack) and user branch addresses
+ * (-j u), named from the maps the capture stored for the record's process (lbr-proc.h).
+ */
+#ifndef LBRSNAP_USER_FRAMES_H
+#define LBRSNAP_USER_FRAMES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "usyms.h"
+
+struct report;
+struct lbr_record;
+struct lbrfile;
+
+/* Whether addr is a user address (below the kernel half on x86-64) */
+static inline bool user_frames__is_user(__u64 addr)
+{
+	return (__s64)addr >= 0;
+}
+
+/* Names addr of process pid; ret_addr: a return address, looked up one byte back. */
+void user_frames__lookup(struct report *r, __u32 pid, __u64 addr, bool ret_addr,
+			 struct usym_loc *loc);
+/* "    user stack, innermost first:" and a line per frame; or its error */
+void user_frames__text(struct report *r, const struct lbr_record *rec);
+/* ,"user_stack":[{"addr":..,"sym":..,"off":..,"path":..},...],"user_stack_err":N */
+void user_frames__json(struct report *r, const struct lbr_record *rec);
+/* Processes with maps in f, and those of them gone before the maps could be read. */
+void user_frames__count(const struct lbrfile *f, __u64 *procs, __u64 *gone);
+/* Frees what lookups loaded. */
+void user_frames__release(struct report *r);
+
+#endif /* LBRSNAP_USER_FRAMES_H */
