@@ -89,9 +89,10 @@ CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -std=gnu11 -Ibpf -I$(OUT) -I$(OUT)/bpf $(SAN_CFLAGS)
 LDFLAGS += $(SAN_LDFLAGS)
 # <bpf/usdt.bpf.h> includes <linux/errno.h>, whose <asm/errno.h> lives in the host's multiarch
-# directory, which clang does not search for -target bpf.
+# directory, which clang does not search for -target bpf. gcc names it (x86_64-linux-gnu) even
+# when CC is clang (x86_64-pc-linux-gnu), as in the fuzz build.
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Wno-unused-function -Ibpf \
-	-idirafter /usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
+	-idirafter /usr/include/$(shell gcc -dumpmachine 2>/dev/null)
 
 # pkg-config flags are only known once the packages are present.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_CONFIG_LIBS) 2>/dev/null)

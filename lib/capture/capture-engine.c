@@ -67,6 +67,7 @@ struct capture {
 	struct ring_buffer *rb;
 	struct lbr_enable *lbr;
 	bool lbr_on;			/* events open, or enabled by another tool */
+	bool user_stack_auto;		/* user stacks taken for user probes, LBR being off */
 	char lbr_why[256];
 	__u64 branch_filter;
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
@@ -581,6 +582,18 @@ static int check_watchpoints(struct capture *c, char *err, size_t err_len)
 	return 0;
 }
 
+static bool has_user_probe(const struct attach_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++) {
+		if (set->v[i].kind == LBRSNAP_KIND_UPROBE || set->v[i].kind == LBRSNAP_KIND_URETPROBE ||
+		    set->v[i].kind == LBRSNAP_KIND_USDT)
+			return true;
+	}
+	return false;
+}
+
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
 		  size_t err_len)
 {
@@ -651,7 +664,13 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 					      sizeof(c->lbr_why));
 		break;
 	}
-	if (opts->user_stack) {
+	/*
+	 * At a user probe the kernel stack is empty: without LBR, the user stack is what tells
+	 * the path there, so it is taken as the kernel stack is at kernel attach points.
+	 */
+	if (!c->lbr_on && !c->opts.user_stack && has_user_probe(&c->set))
+		c->opts.user_stack = c->user_stack_auto = true;
+	if (c->opts.user_stack) {
 		ret = proc_maps__new(&c->maps);
 		if (ret)
 			goto cleanup;
@@ -701,6 +720,11 @@ int capture__follow(struct capture *c, __u32 pid)
 bool capture__has_lbr(const struct capture *c)
 {
 	return c->lbr_on;
+}
+
+bool capture__user_stack_auto(const struct capture *c)
+{
+	return c->user_stack_auto;
 }
 
 const char *capture__lbr_why(const struct capture *c)

@@ -139,6 +139,8 @@ void capture__close(struct capture *c);
 
 /* True when records are laid out for branches (LBR events open, or --lbr=external). */
 bool capture__has_lbr(const struct capture *c);
+/* user stacks taken without --user-stack: user probes and no LBR */
+bool capture__user_stack_auto(const struct capture *c);
 /* Why there is no LBR, or NULL. */
 const char *capture__lbr_why(const struct capture *c);
 size_t capture__nr_attach(const struct capture *c);

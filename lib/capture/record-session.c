@@ -20,8 +20,9 @@ static void print_open(const struct record_session_opts *o, const struct capture
 	size_t i;
 
 	if (!capture__has_lbr(c) && o->capture.lbr_mode == CAPTURE_LBR_AUTO)
-		fprintf(stderr, "%s: LBR is not available here: %s; capturing kernel call stacks "
-			"instead\n", o->who, capture__lbr_why(c));
+		fprintf(stderr, "%s: LBR is not available here: %s; capturing %s call stacks "
+			"instead\n", o->who, capture__lbr_why(c),
+			capture__user_stack_auto(c) ? "kernel and user" : "kernel");
 	if (!o->capture.verbose)
 		return;
 	for (i = 0; i < capture__nr_attach(c); i++)
