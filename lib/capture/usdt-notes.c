@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "elf-notes.h"
 #include "usdt-notes.h"
 
 #define SDT_NOTE_OWNER "stapsdt"
@@ -61,41 +62,35 @@ static int parse_args(const char *args, struct usdt_probe *p)
 	}
 }
 
-/* Calls back with each note's provider, name and args; stops at a nonzero return */
+/* Hands each SDT note's provider, name and args to fn; stops at a nonzero return */
+struct sdt_walk {
+	int (*fn)(const char *prov, const char *name, const char *args, void *ctx);
+	void *ctx;
+};
+
+static int sdt_note(const GElf_Nhdr *nh, const char *owner, const char *desc, void *ctx)
+{
+	const struct sdt_walk *w = ctx;
+	const char *end = desc + nh->n_descsz, *prov, *name, *args;
+
+	/* three addresses (pc, base, semaphore), then three NUL-terminated strings */
+	if (nh->n_type != SDT_NOTE_TYPE || nh->n_namesz != sizeof(SDT_NOTE_OWNER) ||
+	    memcmp(owner, SDT_NOTE_OWNER, nh->n_namesz) || nh->n_descsz < 3 * 8 + 3)
+		return 0;
+	prov = desc + 3 * 8;
+	name = memchr(prov, 0, end - prov);
+	args = name ? memchr(name + 1, 0, end - name - 1) : NULL;
+	if (!args || !memchr(args + 1, 0, end - args - 1))
+		return 0;
+	return w->fn(prov, name + 1, args + 1, w->ctx);
+}
+
 static int for_each_note(Elf *elf, int (*fn)(const char *, const char *, const char *, void *),
 			 void *ctx)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	int ret;
+	struct sdt_walk w = { .fn = fn, .ctx = ctx };
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		size_t off = 0, name_off, desc_off;
-		Elf_Data *data;
-		GElf_Nhdr nh;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			const char *desc = (const char *)data->d_buf + desc_off, *prov, *name, *args;
-			const char *end = desc + nh.n_descsz;
-
-			if (nh.n_type != SDT_NOTE_TYPE || nh.n_namesz != sizeof(SDT_NOTE_OWNER) ||
-			    memcmp((char *)data->d_buf + name_off, SDT_NOTE_OWNER, nh.n_namesz) ||
-			    nh.n_descsz < 3 * 8 + 3)
-				continue;
-			prov = desc + 3 * 8;
-			name = memchr(prov, 0, end - prov);
-			args = name ? memchr(name + 1, 0, end - name - 1) : NULL;
-			if (!args || !memchr(args + 1, 0, end - args - 1))
-				continue;
-			ret = fn(prov, name + 1, args + 1, ctx);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
+	return elf_notes__for_each(elf, sdt_note, &w);
 }
 
 struct find_ctx {

@@ -6,35 +6,37 @@
 #include <string.h>
 #include <unistd.h>
 #include "build-id.h"
+#include "elf-notes.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
 #endif
 
+struct build_id_want {
+	__u8 *id;
+	size_t size;
+};
+
+static int build_id_note(const GElf_Nhdr *nh, const char *owner, const char *desc, void *ctx)
+{
+	struct build_id_want *w = ctx;
+	size_t size = w->size;
+
+	if (nh->n_type != NT_GNU_BUILD_ID || nh->n_namesz != 4 || memcmp(owner, "GNU", 4) ||
+	    !nh->n_descsz)
+		return 0;
+	if (nh->n_descsz < size)
+		size = nh->n_descsz;
+	memcpy(w->id, desc, size);
+	return size;
+}
+
 int build_id__from_elf(Elf *elf, __u8 *id, size_t size)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
+	struct build_id_want w = { .id = id, .size = size };
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		size_t off = 0, name_off, desc_off;
-		Elf_Data *data;
-		GElf_Nhdr nh;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off))) {
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)data->d_buf + name_off, "GNU", 4) || !nh.n_descsz)
-				continue;
-			if (nh.n_descsz < size)
-				size = nh.n_descsz;
-			memcpy(id, (char *)data->d_buf + desc_off, size);
-			return size;
-		}
-	}
-	return -ENOENT;
+	/* build_id_note() returns the bytes copied: size 0 finds nothing */
+	return elf_notes__for_each(elf, build_id_note, &w) ?: -ENOENT;
 }
 
 int build_id__read(const char *path, __u8 *id, size_t size)
