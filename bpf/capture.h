@@ -45,6 +45,8 @@ enum lbrsnap_kind {
 	LBRSNAP_KIND_RAW_TP = 2,
 	LBRSNAP_KIND_TP_BTF = 3,
 	LBRSNAP_KIND_MEM = 4,		/* hardware watchpoint: a breakpoint perf event */
+	LBRSNAP_KIND_KPROBE = 5,	/* kprobe-multi: one program and link for a glob */
+	LBRSNAP_KIND_KRETPROBE = 6,	/* kretprobe-multi, likewise */
 	LBRSNAP_KIND__MAX,
 };
 
@@ -81,6 +83,8 @@ enum {
 	LBRSNAP_AP_SYS_EXIT = 1 << 3,	/* sys_exit: the number is args[0]->orig_ax */
 	LBRSNAP_AP_MEM = 1 << 4,	/* watchpoint: args are the address and the value there */
 	LBRSNAP_AP_MEM_USER = 1 << 5,	/* ... a user address, read with the user-memory helper */
+	LBRSNAP_AP_MULTI = 1 << 6,	/* kprobe-multi: typed per function (struct lbrsnap_func) */
+	LBRSNAP_AP_RET_REGS = 1 << 7,	/* ... kretprobe: the return value is in the registers */
 };
 
 /*
@@ -93,6 +97,26 @@ enum {
 #define LBRSNAP_MAX_STRS	3	/* string slots per record: mount(2) has three */
 #define LBRSNAP_MAX_STRING_LEN	1024
 #define LBRSNAP_NR_SYSCALLS	512	/* x86-64 numbers below this */
+
+/*
+ * A kprobe-multi program runs for every function of its glob, and each function is an attach
+ * point of its own. The link gives each function a cookie, its index in the object's funcs
+ * map, whose value says which attach point fired and how to type its values; the program
+ * reads it only after the snapshot. The glob's snapshot slots and counters are shared by its
+ * functions (counted on its first function's attach point).
+ */
+#define LBRSNAP_MAX_FUNCS	65536	/* functions of kprobe-multi globs per object */
+
+struct lbrsnap_func {
+	__u32 ap;			/* attach point id */
+	__u16 args_size;		/* bytes of its argument block; 0: none */
+	__u8 ret_kind;			/* enum lbrsnap_ret_kind */
+	__u8 ret_shift;			/* 64 - 8 * size of the return type */
+	__u8 nargs;			/* arguments captured */
+	__u8 nstrs;			/* string slots in its records */
+	__u8 arg_kind[LBRSNAP_MAX_ARGS];	/* lbrsnap_ret/arg_kind */
+	__u8 arg_shift[LBRSNAP_MAX_ARGS];
+};
 
 enum lbrsnap_arg_kind {
 	/* 1..4 as enum lbrsnap_ret_kind */

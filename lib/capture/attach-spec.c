@@ -40,7 +40,16 @@ static const char *const kind_names[] = {
 	[LBRSNAP_KIND_RAW_TP] = "raw_tp",
 	[LBRSNAP_KIND_TP_BTF] = "tp_btf",
 	[LBRSNAP_KIND_MEM] = "mem",
+	[LBRSNAP_KIND_KPROBE] = "kprobe",
+	[LBRSNAP_KIND_KRETPROBE] = "kretprobe",
 };
+
+/* Kinds whose names are kernel functions (BTF FUNCs) */
+static bool is_func_kind(enum lbrsnap_kind kind)
+{
+	return kind == LBRSNAP_KIND_FEXIT || kind == LBRSNAP_KIND_KPROBE ||
+	       kind == LBRSNAP_KIND_KRETPROBE;
+}
 
 const char *lbrsnap_kind__name(enum lbrsnap_kind kind)
 {
@@ -95,7 +104,7 @@ static void suggest(char *buf, size_t len, const char *name, const struct btf *b
 		const char *cand = btf__name_by_offset(btf, t->name_off);
 		size_t d;
 
-		if (kind == LBRSNAP_KIND_FEXIT) {
+		if (is_func_kind(kind)) {
 			if (!btf_is_func(t))
 				continue;
 		} else {
@@ -119,6 +128,9 @@ static void suggest(char *buf, size_t len, const char *name, const struct btf *b
 	used = strlen(buf);
 	snprintf(buf + used, len - used, "?");
 }
+
+static const char *trace_obstacle(const char *name, const struct ksyms *ks,
+				  const struct name_set *traceable);
 
 /* Why a BTF function cannot take an fexit program, or NULL if it can. */
 static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *func,
@@ -151,6 +163,16 @@ static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *
 		if (t && (btf_is_struct(t) || btf_is_union(t)))
 			return "it takes a struct by value";
 	}
+	return trace_obstacle(name, ks, traceable);
+}
+
+/*
+ * Why ftrace cannot hook function name (a trampoline, or the fprobe behind a kprobe-multi
+ * link), or NULL if it can.
+ */
+static const char *trace_obstacle(const char *name, const struct ksyms *ks,
+				  const struct name_set *traceable)
+{
 	if (traceable->nr) {
 		size_t lo = 0, hi = traceable->nr;
 
@@ -356,6 +378,15 @@ static bool ctx_readable(const struct btf *btf, __u32 type_id)
 	return r && (btf_is_int(r) || btf_is_struct(r) || btf_is_union(r));
 }
 
+static bool is_aggregate(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *r = btf__type_by_id(btf, type_id);
+
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	return r && (btf_is_struct(r) || btf_is_union(r));
+}
+
 static int type_args(const struct btf *btf, const struct btf_type *proto, int first,
 		     struct attach_target *t)
 {
@@ -369,8 +400,17 @@ static int type_args(const struct btf *btf, const struct btf_type *proto, int fi
 		if (!p[i].type)
 			break;
 		a->kind = type_value(btf, p[i].type, true, &a->size);
+		/*
+		 * a kprobe reads registers: an aggregate passed by value takes a register or
+		 * two, or the stack, so the arguments from it on are not where they would be
+		 */
+		if (t->kind == LBRSNAP_KIND_KPROBE && !a->kind && is_aggregate(btf, p[i].type)) {
+			a->kind = 0;
+			break;
+		}
 		/* not captured: the program never loads it (a function pointer, a char **) */
-		if (t->kind != LBRSNAP_KIND_RAW_TP && !ctx_readable(btf, p[i].type))
+		if ((t->kind == LBRSNAP_KIND_FEXIT || t->kind == LBRSNAP_KIND_TP_BTF) &&
+		    !ctx_readable(btf, p[i].type))
 			a->kind = LBRSNAP_RET_NONE;
 		a->name = strdup(btf__name_by_offset(btf, p[i].name_off) ?: "");
 		a->type = type_name(btf, p[i].type);
@@ -511,13 +551,15 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 	ret = target_new(set, kind, name, &t);
 	if (ret || !t)
 		return ret;
-	if (kind == LBRSNAP_KIND_FEXIT) {
+	if (is_func_kind(kind)) {
 		const struct btf_type *proto = btf__type_by_id(btf, func->type);
 
+		/* a kretprobe sees the return value only, a kprobe the arguments only */
 		if (proto && btf_is_func_proto(proto)) {
-			if (proto->type)
+			if (proto->type && kind != LBRSNAP_KIND_KPROBE)
 				type_return(btf, proto->type, t);
-			if (with_args && type_args(btf, proto, 0, t))
+			if (with_args && kind != LBRSNAP_KIND_KRETPROBE &&
+			    type_args(btf, proto, 0, t))
 				return -ENOMEM;
 		}
 	} else if (!strcmp(name, "sys_exit") || !strcmp(name, "sys_enter")) {
@@ -561,8 +603,8 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 	int ret;
 
 	if (attach_spec__parse(spec, &kind, &pattern)) {
-		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, raw_tp:NAME, "
-			 "tp_btf:NAME or mem:ADDR", spec);
+		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, kprobe:FUNC, "
+			 "kretprobe:FUNC, raw_tp:NAME, tp_btf:NAME or mem:ADDR", spec);
 		return -EINVAL;
 	}
 	if (kind == LBRSNAP_KIND_MEM)
@@ -573,7 +615,7 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 		const char *name = btf__name_by_offset(btf, t->name_off);
 		const char *obstacle = NULL;
 
-		if (kind == LBRSNAP_KIND_FEXIT) {
+		if (is_func_kind(kind)) {
 			if (!btf_is_func(t))
 				continue;
 		} else {
@@ -585,6 +627,8 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 			continue;
 		if (kind == LBRSNAP_KIND_FEXIT)
 			obstacle = fexit_obstacle(btf, t, ks, traceable);
+		else if (is_func_kind(kind))
+			obstacle = trace_obstacle(name, ks, traceable);
 		if (obstacle) {
 			skipped++;
 			why = obstacle;
@@ -609,7 +653,7 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 		return -EOPNOTSUPP;
 	}
 	snprintf(err, err_len, "unknown %s '%s' in '%s'",
-		 kind == LBRSNAP_KIND_FEXIT ? "kernel function (not in the kernel's BTF)" :
+		 is_func_kind(kind) ? "kernel function (not in the kernel's BTF)" :
 		 "tracepoint", pattern, spec);
 	if (!glob)
 		suggest(err, err_len, pattern, btf, kind);
@@ -622,21 +666,22 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 	struct name_set traceable = {};
 	struct kallsyms_text kt = {};
 	struct ksyms *ks = NULL;
-	bool any_fexit = false, any_mem = false;
+	bool any_func = false, any_mem = false;
 	size_t i;
 	int ret = 0;
 
 	memset(set, 0, sizeof(*set));
 	for (i = 0; i < nr_specs; i++) {
-		any_fexit |= !strncmp(specs[i], "fexit:", 6);
+		any_func |= !strncmp(specs[i], "fexit:", 6) || !strncmp(specs[i], "kprobe:", 7) ||
+			     !strncmp(specs[i], "kretprobe:", 10);
 		any_mem |= !strncmp(specs[i], "mem:", 4);
 	}
-	if (any_fexit)
+	if (any_func)
 		load_traceable(&traceable);
-	/* fexit checks what it can attach against kallsyms without a tracefs list */
-	if ((any_fexit && !traceable.nr) || any_mem)
+	/* functions are checked against kallsyms without a tracefs list */
+	if ((any_func && !traceable.nr) || any_mem)
 		ksyms__read("/proc/kallsyms", &kt.text, &kt.len);
-	if (any_fexit && !traceable.nr && kt.text)
+	if (any_func && !traceable.nr && kt.text)
 		ksyms__parse(kt.text, kt.len, &ks);
 	for (i = 0; i < nr_specs && !ret; i++) {
 		size_t first = set->nr, j;
