@@ -775,6 +775,11 @@ const char *capture__attach_spec(const struct capture *c, size_t i)
 	return i < c->set.nr ? c->set.v[i].spec : NULL;
 }
 
+size_t capture__attach_owner(const struct capture *c, size_t i)
+{
+	return i < c->set.nr ? c->aps[i].leader : i;
+}
+
 __u32 capture__slots(const struct capture *c)
 {
 	return c->slots;
