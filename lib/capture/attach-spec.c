@@ -590,6 +590,106 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 	return 0;
 }
 
+/*
+ * The names of a spec, "NAME", "GLOB" or a list "A,B*,C": one pass over the BTF matches all,
+ * plain names found by binary search, so a list of hundreds costs about what one name does.
+ */
+struct name_list {
+	char *buf;
+	char **plain;		/* sorted */
+	char **globs;
+	const char **why;	/* per plain name: why it cannot be attached, once seen */
+	bool *seen;		/* per plain name: in the BTF */
+	size_t nr_plain, nr_globs;
+};
+
+static void name_list__free(struct name_list *l)
+{
+	free(l->buf);
+	free(l->plain);
+	free(l->globs);
+	free(l->why);
+	free(l->seen);
+}
+
+static int name_list__parse(struct name_list *l, const char *pattern)
+{
+	size_t n = 1;
+	char *p, *save = NULL;
+	const char *c;
+
+	memset(l, 0, sizeof(*l));
+	for (c = pattern; *c; c++)
+		n += *c == ',';
+	l->buf = strdup(pattern);
+	l->plain = calloc(n, sizeof(*l->plain));
+	l->globs = calloc(n, sizeof(*l->globs));
+	l->why = calloc(n, sizeof(*l->why));
+	l->seen = calloc(n, sizeof(*l->seen));
+	if (!l->buf || !l->plain || !l->globs || !l->why || !l->seen)
+		return -ENOMEM;
+	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (is_glob(p))
+			l->globs[l->nr_globs++] = p;
+		else
+			l->plain[l->nr_plain++] = p;
+	}
+	qsort(l->plain, l->nr_plain, sizeof(*l->plain), cmp_str);
+	return l->nr_plain + l->nr_globs ? 0 : -EINVAL;
+}
+
+/* Index of plain name + 1, or 0; -1 for a glob's match */
+static long name_list__match(const struct name_list *l, const char *name)
+{
+	char **hit = bsearch(&name, l->plain, l->nr_plain, sizeof(*l->plain), cmp_str);
+	size_t i;
+
+	if (hit)
+		return hit - l->plain + 1;
+	for (i = 0; i < l->nr_globs; i++) {
+		if (!fnmatch(l->globs[i], name, 0))
+			return -1;
+	}
+	return 0;
+}
+
+/* The error of a spec that attached nothing, or of a plain name in it that failed */
+static int name_list__error(const struct name_list *l, enum lbrsnap_kind kind, const char *spec,
+			    const struct btf *btf, size_t found, size_t skipped, const char *why,
+			    char *err, size_t err_len)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_plain; i++) {
+		if (l->why[i]) {
+			if (l->nr_plain + l->nr_globs == 1)
+				snprintf(err, err_len, "cannot attach %s: %s", spec, l->why[i]);
+			else
+				snprintf(err, err_len, "cannot attach %s:%s (in '%s'): %s",
+					 kind_names[kind], l->plain[i], spec, l->why[i]);
+			return -EOPNOTSUPP;
+		}
+		if (!l->seen[i]) {
+			snprintf(err, err_len, "unknown %s '%s' in '%s'",
+				 is_func_kind(kind) ? "kernel function (not in the kernel's BTF)" :
+				 "tracepoint", l->plain[i], spec);
+			suggest(err, err_len, l->plain[i], btf, kind);
+			return -ENOENT;
+		}
+	}
+	if (found)
+		return 0;
+	if (why) {
+		snprintf(err, err_len, "'%s' matches %zu functions but none can be attached "
+			 "(e.g. %s)", spec, skipped, why);
+		return -EOPNOTSUPP;
+	}
+	snprintf(err, err_len, "unknown %s '%s' in '%s'",
+		 is_func_kind(kind) ? "kernel function (not in the kernel's BTF)" : "tracepoint",
+		 strchr(spec, ':') + 1, spec);
+	return -ENOENT;
+}
+
 static int expand_one(struct attach_set *set, const char *spec, const struct btf *btf,
 		      const struct ksyms *ks, const struct kallsyms_text *kt,
 		      const struct name_set *traceable, bool with_args,
@@ -598,8 +698,9 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 	__u32 id, n = btf__type_cnt(btf);
 	const char *pattern, *why = NULL;
 	enum lbrsnap_kind kind;
-	bool glob;
-	size_t found = 0, skipped = 0;
+	struct name_list l;
+	size_t found = 0, skipped = 0, plain_left;
+	long m;
 	int ret;
 
 	if (attach_spec__parse(spec, &kind, &pattern)) {
@@ -609,8 +710,13 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 	}
 	if (kind == LBRSNAP_KIND_MEM)
 		return add_mem_target(set, pattern, kt, with_args, err, err_len);
-	glob = is_glob(pattern);
-	for (id = 1; id < n; id++) {
+	ret = name_list__parse(&l, pattern);
+	if (ret == -EINVAL)
+		snprintf(err, err_len, "bad event '%s': no name in the list", spec);
+	if (ret)
+		goto cleanup;
+	plain_left = l.nr_plain;
+	for (id = 1; id < n && (plain_left || l.nr_globs); id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = btf__name_by_offset(btf, t->name_off);
 		const char *obstacle = NULL;
@@ -623,41 +729,36 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 				continue;
 			name += 10;
 		}
-		if (glob ? fnmatch(pattern, name, 0) : strcmp(pattern, name))
+		m = name_list__match(&l, name);
+		if (!m)
 			continue;
+		if (m > 0) {
+			if (l.seen[m - 1])
+				continue;	/* BTF has one FUNC per name; be sure */
+			l.seen[m - 1] = true;
+			plain_left--;
+		}
 		if (kind == LBRSNAP_KIND_FEXIT)
 			obstacle = fexit_obstacle(btf, t, ks, traceable);
 		else if (is_func_kind(kind))
 			obstacle = trace_obstacle(name, ks, traceable);
 		if (obstacle) {
+			/* a glob skips what it cannot attach; a name asked for is an error */
+			if (m > 0)
+				l.why[m - 1] = obstacle;
 			skipped++;
 			why = obstacle;
 			continue;
 		}
 		ret = add_target(set, kind, name, btf, t, with_args);
 		if (ret)
-			return ret;
+			goto cleanup;
 		found++;
-		if (!glob)
-			break;
 	}
-	if (found)
-		return 0;
-	if (why && !glob) {
-		snprintf(err, err_len, "cannot attach %s: %s", spec, why);
-		return -EOPNOTSUPP;
-	}
-	if (why) {
-		snprintf(err, err_len, "'%s' matches %zu functions but none can be attached "
-			 "(e.g. %s)", spec, skipped, why);
-		return -EOPNOTSUPP;
-	}
-	snprintf(err, err_len, "unknown %s '%s' in '%s'",
-		 is_func_kind(kind) ? "kernel function (not in the kernel's BTF)" :
-		 "tracepoint", pattern, spec);
-	if (!glob)
-		suggest(err, err_len, pattern, btf, kind);
-	return -ENOENT;
+	ret = name_list__error(&l, kind, spec, btf, found, skipped, why, err, err_len);
+cleanup:
+	name_list__free(&l);
+	return ret;
 }
 
 int attach_set__expand(struct attach_set *set, const char *const *specs, size_t nr_specs,
