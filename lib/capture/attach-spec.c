@@ -132,6 +132,26 @@ static void suggest(char *buf, size_t len, const char *name, const struct btf *b
 static const char *trace_obstacle(const char *name, const struct ksyms *ks,
 				  const struct name_set *traceable);
 
+/*
+ * The kernel's __noreturn functions a program could name (BTF does not mark them): the
+ * verifier's noreturn_deny set of 6.4+. An fexit on them would never run.
+ */
+static bool never_returns(const char *name)
+{
+	static const char *const noreturn[] = {
+		"__ia32_sys_exit", "__ia32_sys_exit_group", "__x64_sys_exit",
+		"__x64_sys_exit_group", "do_exit", "do_group_exit", "kthread_complete_and_exit",
+		"kthread_exit", "make_task_dead", "__module_put_and_kthread_exit",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(noreturn) / sizeof(noreturn[0]); i++) {
+		if (!strcmp(name, noreturn[i]))
+			return true;
+	}
+	return false;
+}
+
 /* Why a BTF function cannot take an fexit program, or NULL if it can. */
 static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *func,
 				  const struct ksyms *ks, const struct name_set *traceable)
@@ -143,6 +163,8 @@ static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *
 
 	if (!proto || !btf_is_func_proto(proto))
 		return "its BTF has no prototype";
+	if (never_returns(name))
+		return "it never returns (__noreturn: no fexit, the kernel refuses it from 6.4)";
 	if (btf_vlen(proto) > MAX_FEXIT_ARGS)
 		return "it takes more than 6 arguments (the trampoline limit)";
 	if (proto->type) {
