@@ -164,6 +164,16 @@ static __always_inline void ctx_args(void *ctx, const __u32 idx, __u64 *v)
 #undef ARG
 }
 
+/*
+ * v, or 0 if above max, checked where the verifier sees it: the compiler drops a repeated
+ * check, and 6.1's verifier loses the bound of a value it spilled to the stack.
+ */
+static __always_inline __u32 bounded(__u32 v, const __u32 max)
+{
+	asm volatile("if %0 <= %1 goto +1; %0 = 0" : "+r"(v) : "i"(max));
+	return v;
+}
+
 static __always_inline __u64 extend(__u64 v, __u8 kind, __u8 shift)
 {
 	if (kind == LBRSNAP_RET_SIGNED)
@@ -592,6 +602,8 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		goto done;
 	}
 
+	/* a constant but for kprobe-multi, whose bound the verifier must see here */
+	args_size = bounded(args_size, LBRSNAP_MAX_ARGS_SIZE);
 	body = (void *)(ev + 1) + args_size;
 	if (want_lbr && lbr_ret > 0) {
 		bpf_probe_read_kernel(body, sizeof(snap[0]), buf);
