@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -529,6 +530,21 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * Every fexit function holds a program and a link descriptor, every object its maps: 500
+ * functions pass the usual soft limit of 1024 open files. Raise it to the hard limit, as
+ * perf does; a lower hard limit shows as EMFILE naming the attach point.
+ */
+static void raise_nofile(void)
+{
+	struct rlimit r;
+
+	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
 /* A slot per possible CPU, so that no two CPUs ever share one. */
 static __u32 default_slots(void)
 {
@@ -713,6 +729,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 					      sizeof(c->lbr_why));
 		break;
 	}
+	raise_nofile();
 	ret = open_objects(c, err, err_len);
 	if (ret)
 		goto cleanup;
