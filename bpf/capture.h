@@ -83,8 +83,8 @@ enum {
 	LBRSNAP_AP_SYS_EXIT = 1 << 3,	/* sys_exit: the number is args[0]->orig_ax */
 	LBRSNAP_AP_MEM = 1 << 4,	/* watchpoint: args are the address and the value there */
 	LBRSNAP_AP_MEM_USER = 1 << 5,	/* ... a user address, read with the user-memory helper */
-	LBRSNAP_AP_MULTI = 1 << 6,	/* kprobe-multi: typed per function (struct lbrsnap_func) */
-	LBRSNAP_AP_RET_REGS = 1 << 7,	/* ... kretprobe: the return value is in the registers */
+	LBRSNAP_AP_MULTI = 1 << 6,	/* kprobe-multi: typed per function (lbrsnap_func) */
+	LBRSNAP_AP_RET_REGS = 1 << 7,	/* ... kretprobe: the return value is in a register */
 };
 
 /*

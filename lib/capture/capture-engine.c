@@ -576,7 +576,8 @@ static int same_filter(const struct capture *c, size_t i, const char *expr, char
 		return 0;
 	snprintf(err, err_len, "--filter '%s' means different things for %s and %s (their "
 		 "arguments or return types differ), but %s runs one program for all its "
-		 "functions: narrow the glob", expr, prev->name, t->name, c->opts.events[t->spec_idx]);
+		 "functions: narrow the glob", expr, prev->name, t->name,
+		 c->opts.events[t->spec_idx]);
 	return -EBADMSG;
 }
 
