@@ -15,6 +15,11 @@
  * in user space). With fewer slots (--slots) CPUs share them, and reuse is detected: ticket
  * T of a slot trusts its snapshot only if every earlier ticket had completed before T took
  * it (done == T) and no later ticket was handed out before T finished copying.
+ *
+ * kprobe-multi (lbrsnap_kprobe_<n>, lbrsnap_kretprobe_<n>): one program for all the functions
+ * of a spec, each function an attach point. The snapshot goes into the spec's slots like any
+ * other; only then does the link's cookie for the function that fired select its funcs entry,
+ * which gives the record its attach point and types its return value or arguments.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
