@@ -15,6 +15,11 @@
  * in user space). With fewer slots (--slots) CPUs share them, and reuse is detected: ticket
  * T of a slot trusts its snapshot only if every earlier ticket had completed before T took
  * it (done == T) and no later ticket was handed out before T finished copying.
+ *
+ * kprobe-multi (lbrsnap_kprobe_<n>, lbrsnap_kretprobe_<n>): one program for all the functions
+ * of a spec, each function an attach point. The snapshot goes into the spec's slots like any
+ * other; only then does the link's cookie for the function that fired select its funcs entry,
+ * which gives the record its attach point and types its return value or arguments.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -99,6 +104,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } nest SEC(".maps");
+
+/* kprobe-multi functions, by the cookie their link gives each (capture.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* set to the object's functions by user space */
+	__type(key, __u32);
+	__type(value, struct lbrsnap_func);
+} funcs SEC(".maps");
 
 /* Processes traced with "-- cmd": the workload and its live descendants. */
 struct {
@@ -199,11 +212,50 @@ static __always_inline void ctx_args(void *ctx, const __u32 idx, __u64 *v)
 #undef ARG
 }
 
+/*
+ * v, or 0 if above max, checked where the verifier sees it: the compiler drops a repeated
+ * check, and 6.1's verifier loses the bound of a value it spilled to the stack.
+ */
+static __always_inline __u32 bounded(__u32 v, const __u32 max)
+{
+	asm volatile("if %0 <= %1 goto +1; %0 = 0" : "+r"(v) : "i"(max));
+	return v;
+}
+
 static __always_inline __u64 extend(__u64 v, __u8 kind, __u8 shift)
 {
 	if (kind == LBRSNAP_RET_SIGNED)
 		return (__s64)(v << shift) >> shift;
 	return (v << shift) >> shift;
+}
+
+/* The strings the arguments in mask point to, into the string slots after v[n] */
+static __always_inline void fill_strs(__u32 flags, struct lbrsnap_args *a, __u64 *v, __u32 n,
+				      __u32 room, __u32 mask)
+{
+	void *strs = (void *)(v + n);
+	struct lbrsnap_str *st;
+	__u32 i, k = 0;
+	long len;
+
+	for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
+		if (i >= n || k >= room || k >= LBRSNAP_MAX_STRS)
+			break;
+		if (!(mask & (1 << i)))
+			continue;
+		st = strs + k * str_size;
+		st->arg = i;
+		/* without __user tags in BTF, a char * of a function may point either way */
+		len = -14;	/* EFAULT */
+		if (!(flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT | LBRSNAP_AP_UREGS |
+			       LBRSNAP_AP_USDT)))
+			len = bpf_probe_read_kernel_str(st->s, str_len + 2, (void *)v[i]);
+		if (len < 0)
+			len = bpf_probe_read_user_str(st->s, str_len + 2, (void *)v[i]);
+		st->len = len;
+		k++;
+	}
+	a->nr_strs = k;
 }
 
 /*
@@ -215,10 +267,7 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 {
 	const __u32 flags = ap_flags[idx], n = ap_nargs[idx], room = ap_nstrs[idx];
 	__u64 *v = (void *)(a + 1);
-	__u32 i, k = 0, mask = 0;
-	struct lbrsnap_str *st;
-	void *strs = (void *)(v + n);
-	long len;
+	__u32 i, mask = 0;
 
 	a->syscall_nr = -1;
 	a->nr_args = n;
@@ -280,24 +329,44 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 				v[i] = extend(v[i], ap_arg_kind[idx][i], ap_arg_shift[idx][i]);
 		}
 	}
+	fill_strs(flags, a, v, n, room, mask);
+}
+
+/*
+ * A kprobe-multi function's arguments: the registers of its entry, typed by the function's
+ * entry in funcs (n <= LBRSNAP_MAX_ARGS, room <= LBRSNAP_MAX_STRS, checked by the caller).
+ */
+static __always_inline void fill_args_regs(struct pt_regs *regs, const struct lbrsnap_func *fi,
+					   struct lbrsnap_args *a, __u32 n, __u32 room)
+{
+	__u64 *v = (void *)(a + 1), r[LBRSNAP_MAX_ARGS];
+	__u32 i, mask = 0;
+
+	a->syscall_nr = -1;
+	a->nr_args = n;
+	a->size = fi->args_size;
+	a->str_size = str_size;
+	a->str_len = str_len;
+	a->reserved[0] = a->reserved[1] = 0;
+	r[0] = PT_REGS_PARM1(regs);
+	r[1] = PT_REGS_PARM2(regs);
+	r[2] = PT_REGS_PARM3(regs);
+	r[3] = PT_REGS_PARM4(regs);
+	r[4] = PT_REGS_PARM5(regs);
+	r[5] = regs->r9;	/* the sixth: PT_REGS_PARM6 is newer than some bpf_tracing.h */
 	for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
-		if (i >= n || k >= room || k >= LBRSNAP_MAX_STRS)
+		if (i >= n)
 			break;
-		if (!(mask & (1 << i)))
-			continue;
-		st = strs + k * str_size;
-		st->arg = i;
-		/* without __user tags in BTF, a char * of a function may point either way */
-		len = -14;	/* EFAULT */
-		if (!(flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT | LBRSNAP_AP_UREGS |
-			       LBRSNAP_AP_USDT)))
-			len = bpf_probe_read_kernel_str(st->s, str_len + 2, (void *)v[i]);
-		if (len < 0)
-			len = bpf_probe_read_user_str(st->s, str_len + 2, (void *)v[i]);
-		st->len = len;
-		k++;
+		if (fi->arg_kind[i] == LBRSNAP_ARG_STRING) {
+			mask |= 1 << i;
+			v[i] = r[i];
+		} else if (fi->arg_kind[i]) {
+			v[i] = extend(r[i], fi->arg_kind[i], fi->arg_shift[i]);
+		} else {
+			v[i] = 0;
+		}
 	}
-	a->nr_strs = k;
+	fill_strs(0, a, v, n, room, mask);
 }
 
 /* A string slot of the record against filter string s (constants at a fixed place). */
@@ -346,9 +415,8 @@ static __always_inline __u32 sysarg_slot(__s32 nr, __u32 i)
  * the bits of one word, the top of the stack in bit 0.
  */
 static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *ev,
-					 struct lbrsnap_args *a)
+					 struct lbrsnap_args *a, const __u32 n, const __u32 room)
 {
-	const __u32 n = ap_nargs[idx], room = ap_nstrs[idx];
 	__u64 *v = (void *)(a + 1), stack = 0, x;
 	void *strs = (void *)(v + n);
 	struct lbrsnap_str *st;
@@ -470,14 +538,16 @@ static __always_inline bool ret_wanted(__u32 kind, __s64 ret)
 
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
-	const __u32 args_size = ap_args_size[idx];
+	__u32 args_size = ap_args_size[idx], ap = ap_id[idx], nargs = ap_nargs[idx];
+	__u32 nstrs = ap_nstrs[idx], ret_shift = ap_ret_shift[idx];
+	const struct lbrsnap_func *fi = NULL;
 	struct lbrsnap_slot_ctl *sc;
 	struct lbrsnap_branch *buf;
 	struct lbrsnap_event *ev;
 	__u64 t, s, done_before, pid_tgid, next, size;
 	char comm[LBRSNAP_COMM_LEN];
 	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero = 0, level, nb = 0, ns = 0;
-	__u32 *depth;
+	__u32 *depth, fn;
 	long lbr_ret, sret;
 	__s64 ret = 0;
 	void *body;
@@ -504,22 +574,45 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	if (filter_comm_on && !comm_matches(comm))
 		goto filtered;
 
-	if (ap_flags[idx] & (LBRSNAP_AP_RET_FEXIT | LBRSNAP_AP_RET_ARG1 | LBRSNAP_AP_RET_UREGS)) {
+	kind = ap_ret_kind[idx];
+	if (ap_flags[idx] & LBRSNAP_AP_MULTI) {
+		/* which function of the glob fired: its attach point, its types */
+		fn = bpf_get_attach_cookie(ctx);
+		fi = bpf_map_lookup_elem(&funcs, &fn);
+		/* cannot happen: the link gives each function the index of its entry */
+		if (!fi)
+			goto nested;
+		ap = fi->ap;
+		kind = fi->ret_kind;
+		ret_shift = fi->ret_shift & 63;
+		nargs = fi->nargs;
+		nstrs = fi->nstrs;
+		args_size = fi->args_size;
+		if (nargs > LBRSNAP_MAX_ARGS || nstrs > LBRSNAP_MAX_STRS ||
+		    args_size > LBRSNAP_MAX_ARGS_SIZE)
+			goto nested;
+	}
+	if (ap_flags[idx] & (LBRSNAP_AP_RET_FEXIT | LBRSNAP_AP_RET_ARG1 | LBRSNAP_AP_RET_REGS |
+			      LBRSNAP_AP_RET_UREGS) &&
+	    kind != LBRSNAP_RET_NONE) {
 		__u64 v = 0;
 
 		if (ap_flags[idx] & LBRSNAP_AP_RET_FEXIT)
 			bpf_get_func_ret(ctx, &v);
 		else if (ap_flags[idx] & LBRSNAP_AP_RET_UREGS)
 			CTX_ARG(v, ctx, PT_REGS_AX_OFF);
+		else if (ap_flags[idx] & LBRSNAP_AP_RET_REGS)
+			v = PT_REGS_RC((struct pt_regs *)ctx);
 		else
 			v = ctx_arg1(ctx);
-		kind = ap_ret_kind[idx];
 		/* the callee sets only its type's bytes: extend from there */
 		if (kind == LBRSNAP_RET_SIGNED)
-			ret = (__s64)(v << ap_ret_shift[idx]) >> ap_ret_shift[idx];
+			ret = (__s64)(v << ret_shift) >> ret_shift;
 		else
-			ret = (__s64)((v << ap_ret_shift[idx]) >> ap_ret_shift[idx]);
+			ret = (__s64)((v << ret_shift) >> ret_shift);
 		flags |= LBRSNAP_EV_HAS_RET;
+	} else {
+		kind = LBRSNAP_RET_NONE;
 	}
 	if (!ret_wanted(kind, ret))
 		goto filtered;
@@ -537,7 +630,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->ret = ret;
-	ev->ap = ap_id[idx];
+	ev->ap = ap;
 	ev->cpu = cpu;
 	ev->pid = tgid;
 	ev->tid = tid;
@@ -548,10 +641,13 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	ev->nr_stack = 0;
 	ev->seq = t;
 	if (args_size) {
-		fill_args(ctx, idx, (void *)(ev + 1));
+		if (fi)
+			fill_args_regs(ctx, fi, (void *)(ev + 1), nargs, nstrs);
+		else
+			fill_args(ctx, idx, (void *)(ev + 1));
 		flags |= LBRSNAP_EV_HAS_ARGS;
 		/* --filter reads the record before it costs ring buffer room or a sample */
-		if (ap_filter_on[idx] && !filter_keeps(idx, ev, (void *)(ev + 1))) {
+		if (ap_filter_on[idx] && !filter_keeps(idx, ev, (void *)(ev + 1), nargs, nstrs)) {
 			*depth = level;
 			goto filtered;
 		}
@@ -563,6 +659,8 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		goto done;
 	}
 
+	/* a constant but for kprobe-multi, whose bound the verifier must see here */
+	args_size = bounded(args_size, LBRSNAP_MAX_ARGS_SIZE);
 	body = (void *)(ev + 1) + args_size;
 	if (want_lbr && lbr_ret > 0) {
 		bpf_probe_read_kernel(body, sizeof(snap[0]), buf);
@@ -705,6 +803,16 @@ SEC("usdt")									\
 int lbrsnap_usdt_##i(void *ctx)							\
 {										\
 	return snap_body(ctx, (LBRSNAP_KIND_USDT - 1) * LBRSNAP_PROGS_PER_KIND + i); \
+}										\
+SEC("kprobe.multi")								\
+int lbrsnap_kprobe_##i(void *ctx)						\
+{										\
+	return snap_body(ctx, (LBRSNAP_KIND_KPROBE - 1) * LBRSNAP_PROGS_PER_KIND + i); \
+}										\
+SEC("kretprobe.multi")								\
+int lbrsnap_kretprobe_##i(void *ctx)						\
+{										\
+	return snap_body(ctx, (LBRSNAP_KIND_KRETPROBE - 1) * LBRSNAP_PROGS_PER_KIND + i); \
 }
 
 /* 64 programs per kind: LBRSNAP_PROGS_PER_KIND */

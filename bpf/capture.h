@@ -49,6 +49,8 @@ enum lbrsnap_kind {
 	LBRSNAP_KIND_UPROBE = 5,	/* a user function's entry, or an offset in it */
 	LBRSNAP_KIND_URETPROBE = 6,	/* a user function's return */
 	LBRSNAP_KIND_USDT = 7,		/* a user statically defined tracepoint (SDT note) */
+	LBRSNAP_KIND_KPROBE = 8,	/* kprobe-multi: one program and link for a glob */
+	LBRSNAP_KIND_KRETPROBE = 9,	/* kretprobe-multi, likewise */
 	LBRSNAP_KIND__MAX,
 };
 
@@ -108,6 +110,8 @@ enum {
 	LBRSNAP_AP_UREGS = 1 << 6,	/* uprobe: arguments in the x86-64 argument registers */
 	LBRSNAP_AP_RET_UREGS = 1 << 7,	/* uretprobe: the return value in rax */
 	LBRSNAP_AP_USDT = 1 << 8,	/* usdt: arguments as the probe's SDT note places them */
+	LBRSNAP_AP_MULTI = 1 << 9,	/* kprobe-multi: typed per function (lbrsnap_func) */
+	LBRSNAP_AP_RET_REGS = 1 << 10,	/* ... kretprobe: the return value is in a register */
 };
 
 /*
@@ -120,6 +124,26 @@ enum {
 #define LBRSNAP_MAX_STRS	3	/* string slots per record: mount(2) has three */
 #define LBRSNAP_MAX_STRING_LEN	1024
 #define LBRSNAP_NR_SYSCALLS	512	/* x86-64 numbers below this */
+
+/*
+ * A kprobe-multi program runs for every function of its glob, and each function is an attach
+ * point of its own. The link gives each function a cookie, its index in the object's funcs
+ * map, whose value says which attach point fired and how to type its values; the program
+ * reads it only after the snapshot. The glob's snapshot slots and counters are shared by its
+ * functions (counted on its first function's attach point).
+ */
+#define LBRSNAP_MAX_FUNCS	65536	/* functions of kprobe-multi globs per object */
+
+struct lbrsnap_func {
+	__u32 ap;			/* attach point id */
+	__u16 args_size;		/* bytes of its argument block; 0: none */
+	__u8 ret_kind;			/* enum lbrsnap_ret_kind */
+	__u8 ret_shift;			/* 64 - 8 * size of the return type */
+	__u8 nargs;			/* arguments captured */
+	__u8 nstrs;			/* string slots in its records */
+	__u8 arg_kind[LBRSNAP_MAX_ARGS];	/* lbrsnap_ret/arg_kind */
+	__u8 arg_shift[LBRSNAP_MAX_ARGS];
+};
 
 enum lbrsnap_arg_kind {
 	/* 1..4 as enum lbrsnap_ret_kind */

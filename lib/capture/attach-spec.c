@@ -46,7 +46,16 @@ static const char *const kind_names[] = {
 	[LBRSNAP_KIND_UPROBE] = "uprobe",
 	[LBRSNAP_KIND_URETPROBE] = "uretprobe",
 	[LBRSNAP_KIND_USDT] = "usdt",
+	[LBRSNAP_KIND_KPROBE] = "kprobe",
+	[LBRSNAP_KIND_KRETPROBE] = "kretprobe",
 };
+
+/* Kinds whose names are kernel functions (BTF FUNCs) */
+static bool is_func_kind(enum lbrsnap_kind kind)
+{
+	return kind == LBRSNAP_KIND_FEXIT || kind == LBRSNAP_KIND_KPROBE ||
+	       kind == LBRSNAP_KIND_KRETPROBE;
+}
 
 const char *lbrsnap_kind__name(enum lbrsnap_kind kind)
 {
@@ -101,7 +110,7 @@ static void suggest(char *buf, size_t len, const char *name, const struct btf *b
 		const char *cand = btf__name_by_offset(btf, t->name_off);
 		size_t d;
 
-		if (kind == LBRSNAP_KIND_FEXIT) {
+		if (is_func_kind(kind)) {
 			if (!btf_is_func(t))
 				continue;
 		} else {
@@ -126,6 +135,29 @@ static void suggest(char *buf, size_t len, const char *name, const struct btf *b
 	snprintf(buf + used, len - used, "?");
 }
 
+static const char *trace_obstacle(const char *name, const struct ksyms *ks,
+				  const struct name_set *traceable);
+
+/*
+ * The kernel's __noreturn functions a program could name (BTF does not mark them): the
+ * verifier's noreturn_deny set of 6.4+. An fexit on them would never run.
+ */
+static bool never_returns(const char *name)
+{
+	static const char *const noreturn[] = {
+		"__ia32_sys_exit", "__ia32_sys_exit_group", "__x64_sys_exit",
+		"__x64_sys_exit_group", "do_exit", "do_group_exit", "kthread_complete_and_exit",
+		"kthread_exit", "make_task_dead", "__module_put_and_kthread_exit",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(noreturn) / sizeof(noreturn[0]); i++) {
+		if (!strcmp(name, noreturn[i]))
+			return true;
+	}
+	return false;
+}
+
 /* Why a BTF function cannot take an fexit program, or NULL if it can. */
 static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *func,
 				  const struct ksyms *ks, const struct name_set *traceable)
@@ -137,6 +169,8 @@ static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *
 
 	if (!proto || !btf_is_func_proto(proto))
 		return "its BTF has no prototype";
+	if (never_returns(name))
+		return "it never returns (__noreturn: no fexit, the kernel refuses it from 6.4)";
 	if (btf_vlen(proto) > MAX_FEXIT_ARGS)
 		return "it takes more than 6 arguments (the trampoline limit)";
 	if (proto->type) {
@@ -157,6 +191,16 @@ static const char *fexit_obstacle(const struct btf *btf, const struct btf_type *
 		if (t && (btf_is_struct(t) || btf_is_union(t)))
 			return "it takes a struct by value";
 	}
+	return trace_obstacle(name, ks, traceable);
+}
+
+/*
+ * Why ftrace cannot hook function name (a trampoline, or the fprobe behind a kprobe-multi
+ * link), or NULL if it can.
+ */
+static const char *trace_obstacle(const char *name, const struct ksyms *ks,
+				  const struct name_set *traceable)
+{
 	if (traceable->nr) {
 		size_t lo = 0, hi = traceable->nr;
 
@@ -362,6 +406,15 @@ static bool ctx_readable(const struct btf *btf, __u32 type_id)
 	return r && (btf_is_int(r) || btf_is_struct(r) || btf_is_union(r));
 }
 
+static bool is_aggregate(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *r = btf__type_by_id(btf, type_id);
+
+	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
+		r = btf__type_by_id(btf, r->type);
+	return r && (btf_is_struct(r) || btf_is_union(r));
+}
+
 static int type_args(const struct btf *btf, const struct btf_type *proto, int first,
 		     struct attach_target *t)
 {
@@ -375,8 +428,17 @@ static int type_args(const struct btf *btf, const struct btf_type *proto, int fi
 		if (!p[i].type)
 			break;
 		a->kind = type_value(btf, p[i].type, true, &a->size);
+		/*
+		 * a kprobe reads registers: an aggregate passed by value takes a register or
+		 * two, or the stack, so the arguments from it on are not where they would be
+		 */
+		if (t->kind == LBRSNAP_KIND_KPROBE && !a->kind && is_aggregate(btf, p[i].type)) {
+			a->kind = 0;
+			break;
+		}
 		/* not captured: the program never loads it (a function pointer, a char **) */
-		if (t->kind != LBRSNAP_KIND_RAW_TP && !ctx_readable(btf, p[i].type))
+		if ((t->kind == LBRSNAP_KIND_FEXIT || t->kind == LBRSNAP_KIND_TP_BTF) &&
+		    !ctx_readable(btf, p[i].type))
 			a->kind = LBRSNAP_RET_NONE;
 		a->name = strdup(btf__name_by_offset(btf, p[i].name_off) ?: "");
 		a->type = type_name(btf, p[i].type);
@@ -648,13 +710,15 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 	ret = target_new(set, kind, name, &t);
 	if (ret || !t)
 		return ret;
-	if (kind == LBRSNAP_KIND_FEXIT) {
+	if (is_func_kind(kind)) {
 		const struct btf_type *proto = btf__type_by_id(btf, func->type);
 
+		/* a kretprobe sees the return value only, a kprobe the arguments only */
 		if (proto && btf_is_func_proto(proto)) {
-			if (proto->type)
+			if (proto->type && kind != LBRSNAP_KIND_KPROBE)
 				type_return(btf, proto->type, t);
-			if (with_args && type_args(btf, proto, 0, t))
+			if (with_args && kind != LBRSNAP_KIND_KRETPROBE &&
+			    type_args(btf, proto, 0, t))
 				return -ENOMEM;
 		}
 	} else if (!strcmp(name, "sys_exit") || !strcmp(name, "sys_enter")) {
@@ -685,6 +749,106 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 	return 0;
 }
 
+/*
+ * The names of a spec, "NAME", "GLOB" or a list "A,B*,C": one pass over the BTF matches all,
+ * plain names found by binary search, so a list of hundreds costs about what one name does.
+ */
+struct name_list {
+	char *buf;
+	char **plain;		/* sorted */
+	char **globs;
+	const char **why;	/* per plain name: why it cannot be attached, once seen */
+	bool *seen;		/* per plain name: in the BTF */
+	size_t nr_plain, nr_globs;
+};
+
+static void name_list__free(struct name_list *l)
+{
+	free(l->buf);
+	free(l->plain);
+	free(l->globs);
+	free(l->why);
+	free(l->seen);
+}
+
+static int name_list__parse(struct name_list *l, const char *pattern)
+{
+	size_t n = 1;
+	char *p, *save = NULL;
+	const char *c;
+
+	memset(l, 0, sizeof(*l));
+	for (c = pattern; *c; c++)
+		n += *c == ',';
+	l->buf = strdup(pattern);
+	l->plain = calloc(n, sizeof(*l->plain));
+	l->globs = calloc(n, sizeof(*l->globs));
+	l->why = calloc(n, sizeof(*l->why));
+	l->seen = calloc(n, sizeof(*l->seen));
+	if (!l->buf || !l->plain || !l->globs || !l->why || !l->seen)
+		return -ENOMEM;
+	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (is_glob(p))
+			l->globs[l->nr_globs++] = p;
+		else
+			l->plain[l->nr_plain++] = p;
+	}
+	qsort(l->plain, l->nr_plain, sizeof(*l->plain), cmp_str);
+	return l->nr_plain + l->nr_globs ? 0 : -EINVAL;
+}
+
+/* Index of plain name + 1, or 0; -1 for a glob's match */
+static long name_list__match(const struct name_list *l, const char *name)
+{
+	char **hit = bsearch(&name, l->plain, l->nr_plain, sizeof(*l->plain), cmp_str);
+	size_t i;
+
+	if (hit)
+		return hit - l->plain + 1;
+	for (i = 0; i < l->nr_globs; i++) {
+		if (!fnmatch(l->globs[i], name, 0))
+			return -1;
+	}
+	return 0;
+}
+
+/* The error of a spec that attached nothing, or of a plain name in it that failed */
+static int name_list__error(const struct name_list *l, enum lbrsnap_kind kind, const char *spec,
+			    const struct btf *btf, size_t found, size_t skipped, const char *why,
+			    char *err, size_t err_len)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_plain; i++) {
+		if (l->why[i]) {
+			if (l->nr_plain + l->nr_globs == 1)
+				snprintf(err, err_len, "cannot attach %s: %s", spec, l->why[i]);
+			else
+				snprintf(err, err_len, "cannot attach %s:%s (in '%s'): %s",
+					 kind_names[kind], l->plain[i], spec, l->why[i]);
+			return -EOPNOTSUPP;
+		}
+		if (!l->seen[i]) {
+			snprintf(err, err_len, "unknown %s '%s' in '%s'",
+				 is_func_kind(kind) ? "kernel function (not in the kernel's BTF)" :
+				 "tracepoint", l->plain[i], spec);
+			suggest(err, err_len, l->plain[i], btf, kind);
+			return -ENOENT;
+		}
+	}
+	if (found)
+		return 0;
+	if (why) {
+		snprintf(err, err_len, "'%s' matches %zu functions but none can be attached "
+			 "(e.g. %s)", spec, skipped, why);
+		return -EOPNOTSUPP;
+	}
+	snprintf(err, err_len, "unknown %s '%s' in '%s'",
+		 is_func_kind(kind) ? "kernel function (not in the kernel's BTF)" : "tracepoint",
+		 strchr(spec, ':') + 1, spec);
+	return -ENOENT;
+}
+
 static int expand_one(struct attach_set *set, const char *spec, const struct btf *btf,
 		      const struct ksyms *ks, const struct kallsyms_text *kt,
 		      const struct name_set *traceable, bool with_args,
@@ -693,14 +857,16 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 	__u32 id, n = btf__type_cnt(btf);
 	const char *pattern, *why = NULL;
 	enum lbrsnap_kind kind;
-	bool glob;
-	size_t found = 0, skipped = 0;
+	struct name_list l;
+	size_t found = 0, skipped = 0, plain_left;
+	long m;
 	int ret;
 
 	if (attach_spec__parse(spec, &kind, &pattern)) {
-		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, raw_tp:NAME, "
-			 "tp_btf:NAME, mem:ADDR, uprobe:PATH:FUNC[+OFF], uretprobe:PATH:FUNC or "
-			 "usdt:PATH:PROVIDER:NAME", spec);
+		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, kprobe:FUNC, "
+			 "kretprobe:FUNC, raw_tp:NAME, tp_btf:NAME, mem:ADDR, "
+			 "uprobe:PATH:FUNC[+OFF], uretprobe:PATH:FUNC or usdt:PATH:PROVIDER:NAME",
+			 spec);
 		return -EINVAL;
 	}
 	if (kind == LBRSNAP_KIND_MEM)
@@ -708,13 +874,18 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 	if (kind == LBRSNAP_KIND_UPROBE || kind == LBRSNAP_KIND_URETPROBE ||
 	    kind == LBRSNAP_KIND_USDT)
 		return add_user_target(set, kind, spec, pattern, with_args, err, err_len);
-	glob = is_glob(pattern);
-	for (id = 1; id < n; id++) {
+	ret = name_list__parse(&l, pattern);
+	if (ret == -EINVAL)
+		snprintf(err, err_len, "bad event '%s': no name in the list", spec);
+	if (ret)
+		goto cleanup;
+	plain_left = l.nr_plain;
+	for (id = 1; id < n && (plain_left || l.nr_globs); id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = btf__name_by_offset(btf, t->name_off);
 		const char *obstacle = NULL;
 
-		if (kind == LBRSNAP_KIND_FEXIT) {
+		if (is_func_kind(kind)) {
 			if (!btf_is_func(t))
 				continue;
 		} else {
@@ -722,39 +893,36 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 				continue;
 			name += 10;
 		}
-		if (glob ? fnmatch(pattern, name, 0) : strcmp(pattern, name))
+		m = name_list__match(&l, name);
+		if (!m)
 			continue;
+		if (m > 0) {
+			if (l.seen[m - 1])
+				continue;	/* BTF has one FUNC per name; be sure */
+			l.seen[m - 1] = true;
+			plain_left--;
+		}
 		if (kind == LBRSNAP_KIND_FEXIT)
 			obstacle = fexit_obstacle(btf, t, ks, traceable);
+		else if (is_func_kind(kind))
+			obstacle = trace_obstacle(name, ks, traceable);
 		if (obstacle) {
+			/* a glob skips what it cannot attach; a name asked for is an error */
+			if (m > 0)
+				l.why[m - 1] = obstacle;
 			skipped++;
 			why = obstacle;
 			continue;
 		}
 		ret = add_target(set, kind, name, btf, t, with_args);
 		if (ret)
-			return ret;
+			goto cleanup;
 		found++;
-		if (!glob)
-			break;
 	}
-	if (found)
-		return 0;
-	if (why && !glob) {
-		snprintf(err, err_len, "cannot attach %s: %s", spec, why);
-		return -EOPNOTSUPP;
-	}
-	if (why) {
-		snprintf(err, err_len, "'%s' matches %zu functions but none can be attached "
-			 "(e.g. %s)", spec, skipped, why);
-		return -EOPNOTSUPP;
-	}
-	snprintf(err, err_len, "unknown %s '%s' in '%s'",
-		 kind == LBRSNAP_KIND_FEXIT ? "kernel function (not in the kernel's BTF)" :
-		 "tracepoint", pattern, spec);
-	if (!glob)
-		suggest(err, err_len, pattern, btf, kind);
-	return -ENOENT;
+	ret = name_list__error(&l, kind, spec, btf, found, skipped, why, err, err_len);
+cleanup:
+	name_list__free(&l);
+	return ret;
 }
 
 int attach_set__expand(struct attach_set *set, const char *const *specs, size_t nr_specs,
@@ -763,21 +931,22 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 	struct name_set traceable = {};
 	struct kallsyms_text kt = {};
 	struct ksyms *ks = NULL;
-	bool any_fexit = false, any_mem = false;
+	bool any_func = false, any_mem = false;
 	size_t i;
 	int ret = 0;
 
 	memset(set, 0, sizeof(*set));
 	for (i = 0; i < nr_specs; i++) {
-		any_fexit |= !strncmp(specs[i], "fexit:", 6);
+		any_func |= !strncmp(specs[i], "fexit:", 6) || !strncmp(specs[i], "kprobe:", 7) ||
+			     !strncmp(specs[i], "kretprobe:", 10);
 		any_mem |= !strncmp(specs[i], "mem:", 4);
 	}
-	if (any_fexit)
+	if (any_func)
 		load_traceable(&traceable);
-	/* fexit checks what it can attach against kallsyms without a tracefs list */
-	if ((any_fexit && !traceable.nr) || any_mem)
+	/* functions are checked against kallsyms without a tracefs list */
+	if ((any_func && !traceable.nr) || any_mem)
 		ksyms__read("/proc/kallsyms", &kt.text, &kt.len);
-	if (any_fexit && !traceable.nr && kt.text)
+	if (any_func && !traceable.nr && kt.text)
 		ksyms__parse(kt.text, kt.len, &ks);
 	for (i = 0; i < nr_specs && !ret; i++) {
 		size_t first = set->nr, j;

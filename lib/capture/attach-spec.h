@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Attach point specs: "fexit:FUNC", "raw_tp:NAME", "tp_btf:NAME", globs allowed in the name.
- * Names are resolved against the running kernel's BTF: functions are BTF FUNCs, raw
+ * Attach point specs: "fexit:FUNC", "kprobe:FUNC", "kretprobe:FUNC", "raw_tp:NAME",
+ * "tp_btf:NAME", globs allowed in the name. Names are resolved against the running kernel's
+ * BTF: functions are BTF FUNCs (fexit types their arguments and return values, a kprobe the
+ * arguments, a kretprobe the return value; each function a glob matches is a target), raw
  * tracepoints are the "btf_trace_<name>" typedefs every tracepoint has. Hardware
  * watchpoints, "mem:...", are resolved by mem-spec.h; user functions and USDT probes,
  * "uprobe:", "uretprobe:" and "usdt:", by uprobe-spec.h against the file's ELF and DWARF.
@@ -28,7 +30,7 @@ struct attach_target {
 	char *spec;		/* canonical "kind:name" */
 	char *name;		/* function or tracepoint */
 	enum lbrsnap_kind kind;
-	bool has_ret;		/* fexit on a non-void function, or sys_exit */
+	bool has_ret;		/* fexit or kretprobe on a non-void function, or sys_exit */
 	bool ret_is_arg1;	/* raw_tp/tp_btf sys_exit: args[1] is the return value */
 	enum lbrsnap_ret_kind ret_kind;	/* how the return value is extended and printed */
 	__u8 ret_size;		/* bytes of the return type */

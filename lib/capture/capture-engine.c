@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <linux/membarrier.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -31,6 +32,7 @@
 #include "arg-filter.h"
 #include "attach-spec.h"
 #include "capture-engine.h"
+#include "kprobe-multi.h"
 #include "ksyms.h"
 #include "lbr-enable.h"
 #include "lbrfile.h"
@@ -53,6 +55,13 @@ struct ap_slot {
 	__u32 args_size;	/* bytes of its records' argument block; 0: none */
 	struct arg_filter_prog *filter;	/* --filter, compiled */
 	struct mem_watch watch;		/* mem: its breakpoint events */
+	/*
+	 * kprobe-multi: the attach points of a spec share the program, slots and counters of
+	 * the first, whose index is leader (every other attach point is its own leader),
+	 * and each has entry func of the object's funcs map.
+	 */
+	size_t leader;
+	__u32 func;
 };
 
 struct capture {
@@ -89,6 +98,8 @@ static const char *const prog_kind[] = {
 	[LBRSNAP_KIND_UPROBE] = "uprobe",
 	[LBRSNAP_KIND_URETPROBE] = "uretprobe",
 	[LBRSNAP_KIND_USDT] = "usdt",
+	[LBRSNAP_KIND_KPROBE] = "kprobe",
+	[LBRSNAP_KIND_KRETPROBE] = "kretprobe",
 };
 
 static int verbosity;
@@ -203,12 +214,31 @@ static int handle_record(void *ctx, void *data, size_t size)
 
 /*
  * What a program captures of its arguments: the values, and a string slot for each
- * char * argument (a syscall may have up to LBRSNAP_MAX_STRS of them).
+ * char * argument (a syscall may have up to LBRSNAP_MAX_STRS of them). Returns the string
+ * slots and sets s->args_size.
  */
+static __u32 args_layout(struct capture *c, struct ap_slot *s, const struct attach_target *t)
+{
+	__u32 i, nstrs = 0;
+
+	/* the filter reads the record's argument block, even an empty one */
+	s->args_size = s->filter ? sizeof(struct lbrsnap_args) : 0;
+	if (!t->nr_args)
+		return 0;
+	for (i = 0; i < t->nr_args; i++)
+		nstrs += t->args[i].kind == LBRSNAP_ARG_STRING;
+	if (t->sys)
+		nstrs = LBRSNAP_MAX_STRS;
+	if (nstrs > LBRSNAP_MAX_STRS)
+		nstrs = LBRSNAP_MAX_STRS;
+	s->args_size = sizeof(struct lbrsnap_args) + 8 * t->nr_args + nstrs * c->str_size;
+	return nstrs;
+}
+
 static void set_args_rodata(struct capture *c, struct capture_bpf *skel, struct ap_slot *s,
 			    const struct attach_target *t)
 {
-	__u32 i, nstrs = 0;
+	__u32 i, nstrs = args_layout(c, s, t);
 
 	if (s->filter) {
 		memcpy((void *)skel->rodata->ap_filter[s->idx], s->filter->insn,
@@ -216,26 +246,18 @@ static void set_args_rodata(struct capture *c, struct capture_bpf *skel, struct 
 		memcpy((void *)skel->rodata->ap_filter_str[s->idx], s->filter->str,
 		       sizeof(s->filter->str));
 		skel->rodata->ap_filter_on[s->idx] = true;
-		/* the filter reads the record's argument block, even an empty one */
-		s->args_size = sizeof(struct lbrsnap_args);
-		skel->rodata->ap_args_size[s->idx] = s->args_size;
 	}
-	if (!t->nr_args)
+	skel->rodata->ap_args_size[s->idx] = s->args_size;
+	/* a kprobe-multi program types each function's arguments from funcs */
+	if (kprobe_multi__is_multi(t->kind))
 		return;
 	for (i = 0; i < t->nr_args; i++) {
 		skel->rodata->ap_arg_kind[s->idx][i] = t->args[i].kind;
 		skel->rodata->ap_arg_shift[s->idx][i] = t->args[i].kind ?
 							64 - 8 * t->args[i].size : 0;
-		nstrs += t->args[i].kind == LBRSNAP_ARG_STRING;
 	}
-	if (t->sys)
-		nstrs = LBRSNAP_MAX_STRS;
-	if (nstrs > LBRSNAP_MAX_STRS)
-		nstrs = LBRSNAP_MAX_STRS;
-	s->args_size = sizeof(struct lbrsnap_args) + 8 * t->nr_args + nstrs * c->str_size;
 	skel->rodata->ap_nargs[s->idx] = t->nr_args;
 	skel->rodata->ap_nstrs[s->idx] = nstrs;
-	skel->rodata->ap_args_size[s->idx] = s->args_size;
 }
 
 /* Where a user attach point's program finds its return value and arguments */
@@ -299,26 +321,89 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	       sizeof(c->filter_names.map));
 }
 
-/* Places every attach point: an object, a program of its kind in it and its pool slots. */
+/* Whether attach point i shares the program of the one before it: the same kprobe glob */
+static bool joins_previous(const struct capture *c, size_t i)
+{
+	const struct attach_target *t = &c->set.v[i];
+
+	return i > 0 && kprobe_multi__is_multi(t->kind) && c->set.v[i - 1].kind == t->kind &&
+	       c->set.v[i - 1].spec_idx == t->spec_idx &&
+	       c->aps[i - 1].func + 1 < LBRSNAP_MAX_FUNCS;
+}
+
+/*
+ * Places every attach point: an object, a program of its kind in it and its pool slots;
+ * the functions of a kprobe glob all take the program and slots of its first.
+ */
 static void place_attach_points(struct capture *c)
 {
 	size_t nth[LBRSNAP_KIND__MAX] = {}, in_obj = 0, obj = 0, i;
 	size_t per_obj = LBRSNAP_SLOT_POOL / c->slots;
+	__u32 funcs = 0;
 
 	for (i = 0; i < c->set.nr; i++) {
 		enum lbrsnap_kind kind = c->set.v[i].kind;
 		struct ap_slot *s = &c->aps[i];
 
-		if (in_obj == per_obj || nth[kind] == PROGS) {
+		if (joins_previous(c, i)) {
+			s->obj = c->aps[i - 1].obj;
+			s->idx = c->aps[i - 1].idx;
+			s->slot_base = c->aps[i - 1].slot_base;
+			s->leader = c->aps[i - 1].leader;
+			s->func = c->aps[i - 1].func + 1;
+			funcs++;
+			continue;
+		}
+		if (in_obj == per_obj || nth[kind] == PROGS ||
+		    (kprobe_multi__is_multi(kind) && funcs == LBRSNAP_MAX_FUNCS)) {
 			obj++;
 			in_obj = 0;
+			funcs = 0;
 			memset(nth, 0, sizeof(nth));
 		}
 		s->obj = obj;
 		s->idx = (kind - 1) * PROGS + nth[kind]++;
 		s->slot_base = in_obj++ * c->slots;
+		s->leader = i;
+		s->func = funcs;
+		funcs += kprobe_multi__is_multi(kind);
 	}
 	c->nr_objs = obj + 1;
+}
+
+/* Functions of kprobe globs in object obj: its funcs map's entries */
+static __u32 object_funcs(const struct capture *c, size_t obj)
+{
+	__u32 n = 0;
+	size_t i;
+
+	for (i = 0; i < c->set.nr; i++)
+		n += c->aps[i].obj == obj && kprobe_multi__is_multi(c->set.v[i].kind);
+	return n;
+}
+
+/* Fills the funcs maps: each kprobe-multi function's attach point and types */
+static int set_funcs(struct capture *c, char *err, size_t err_len)
+{
+	struct lbrsnap_func fi;
+	size_t i;
+	__u32 nstrs;
+
+	for (i = 0; i < c->set.nr; i++) {
+		const struct attach_target *t = &c->set.v[i];
+		struct ap_slot *s = &c->aps[i];
+
+		if (!kprobe_multi__is_multi(t->kind))
+			continue;
+		nstrs = args_layout(c, s, t);
+		kprobe_multi__func(t, i, s->args_size, nstrs, &fi);
+		if (bpf_map__update_elem(c->objs[s->obj]->maps.funcs, &s->func, sizeof(s->func),
+					 &fi, sizeof(fi), BPF_ANY)) {
+			snprintf(err, err_len, "cannot set up %s: %s", t->spec, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
 }
 
 static int open_objects(struct capture *c, char *err, size_t err_len)
@@ -357,12 +442,18 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 			bpf_program__set_autoload(skel->progs.lbrsnap_follow_fork, c->opts.follow);
 			bpf_program__set_autoload(skel->progs.lbrsnap_follow_exit, c->opts.follow);
 		}
+		ret = bpf_map__set_max_entries(skel->maps.funcs, object_funcs(c, i) ?: 1);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
 		struct ap_slot *s = &c->aps[i];
 		struct capture_bpf *skel = c->objs[s->obj];
 		char name[64];
+
+		if (s->leader != i)
+			continue;
 
 		snprintf(name, sizeof(name), "lbrsnap_%s_%u", prog_kind[t->kind], s->idx % PROGS);
 		s->prog = bpf_object__find_program_by_name(skel->obj, name);
@@ -377,7 +468,9 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 			(t->kind == LBRSNAP_KIND_FEXIT && t->has_ret ? LBRSNAP_AP_RET_FEXIT : 0) |
 			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0) |
 			(t->kind == LBRSNAP_KIND_MEM ? LBRSNAP_AP_MEM : 0) |
-			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0) | user_ap_flags(t);
+			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0) | user_ap_flags(t) |
+			(kprobe_multi__is_multi(t->kind) ? LBRSNAP_AP_MULTI : 0) |
+			(t->kind == LBRSNAP_KIND_KRETPROBE ? LBRSNAP_AP_RET_REGS : 0);
 		skel->rodata->ap_mem_addr[s->idx] = t->mem_addr;
 		skel->rodata->ap_mem_len[s->idx] = t->nr_args > 2 ? t->mem_len : 0;
 		set_args_rodata(c, skel, s, t);
@@ -399,7 +492,7 @@ static void explain_load_error(struct capture *c, size_t obj, int ret, char *err
 	size_t i;
 
 	for (i = 0; i < c->set.nr; i++) {
-		if (c->aps[i].obj == obj && failed_prog[0] &&
+		if (c->aps[i].obj == obj && failed_prog[0] && c->aps[i].prog &&
 		    !strcmp(bpf_program__name(c->aps[i].prog), failed_prog))
 			spec = c->set.v[i].spec;
 		if (c->aps[i].obj == obj && c->set.v[i].kind == LBRSNAP_KIND_FEXIT)
@@ -441,9 +534,26 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			return ret;
 		}
 	}
+	ret = set_funcs(c, err, err_len);
+	if (ret)
+		return ret;
 	for (i = 0; i < c->set.nr; i++) {
 		struct ap_slot *s = &c->aps[i];
 		const struct attach_target *t = &c->set.v[i];
+		size_t nr = 1;
+
+		if (kprobe_multi__is_multi(t->kind)) {
+			if (s->leader != i)
+				continue;
+			while (i + nr < c->set.nr && c->aps[i + nr].leader == i)
+				nr++;
+			ret = kprobe_multi__attach(s->prog, c->opts.events && t->spec_idx <
+						   c->opts.nr_events ? c->opts.events[t->spec_idx] :
+						   t->spec, t, nr, s->func, &s->link, err, err_len);
+			if (ret)
+				return ret;
+			continue;
+		}
 
 		if (t->kind == LBRSNAP_KIND_MEM) {
 			/* user addresses: in -p/-t now, in the command by capture__watch() */
@@ -495,6 +605,21 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * Every fexit function holds a program and a link descriptor, every object its maps: 500
+ * functions pass the usual soft limit of 1024 open files. Raise it to the hard limit, as
+ * perf does; a lower hard limit shows as EMFILE naming the attach point.
+ */
+static void raise_nofile(void)
+{
+	struct rlimit r;
+
+	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
 /* A slot per possible CPU, so that no two CPUs ever share one. */
 static __u32 default_slots(void)
 {
@@ -504,6 +629,31 @@ static __u32 default_slots(void)
 	while (cpus > 0 && slots < (__u32)cpus && slots < LBRSNAP_MAX_SLOTS)
 		slots <<= 1;
 	return slots;
+}
+
+/*
+ * The functions of a kprobe glob run one program, so one filter: the expression has to mean
+ * the same for each (the same argument positions and types).
+ */
+static int same_filter(const struct capture *c, size_t i, const char *expr, char *err,
+		       size_t err_len)
+{
+	const struct attach_target *t = &c->set.v[i], *prev = &c->set.v[i - 1];
+	const struct arg_filter_prog *a, *b;
+
+	if (!i || !kprobe_multi__is_multi(t->kind) || prev->kind != t->kind ||
+	    prev->spec_idx != t->spec_idx)
+		return 0;
+	a = c->aps[i - 1].filter;
+	b = c->aps[i].filter;
+	if (a && b && !memcmp(a->insn, b->insn, sizeof(a->insn)) &&
+	    !memcmp(a->str, b->str, sizeof(a->str)))
+		return 0;
+	snprintf(err, err_len, "--filter '%s' means different things for %s and %s (their "
+		 "arguments or return types differ), but %s runs one program for all its "
+		 "functions: narrow the glob", expr, prev->name, t->name,
+		 c->opts.events[t->spec_idx]);
+	return -EBADMSG;
 }
 
 /*
@@ -535,6 +685,9 @@ static int compile_filters(struct capture *c, char *err, size_t err_len)
 					  err, err_len);
 		if (ret)
 			return -EBADMSG;
+		ret = same_filter(c, i, expr, err, err_len);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -664,6 +817,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 					      sizeof(c->lbr_why));
 		break;
 	}
+	raise_nofile();
 	/*
 	 * At a user probe the kernel stack is empty: without LBR, the user stack is what tells
 	 * the path there, so it is taken as the kernel stack is at kernel attach points.
@@ -742,6 +896,11 @@ const char *capture__attach_spec(const struct capture *c, size_t i)
 	return i < c->set.nr ? c->set.v[i].spec : NULL;
 }
 
+size_t capture__attach_owner(const struct capture *c, size_t i)
+{
+	return i < c->set.nr ? c->aps[i].leader : i;
+}
+
 __u32 capture__slots(const struct capture *c)
 {
 	return c->slots;
@@ -806,7 +965,8 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 			.flags = t->has_ret ? LBRFILE_AP_HAS_RET : 0,
 			.ret_kind = t->ret_kind,
 			.ret_size = t->ret_size,
-			.mem_bytes = capture__attach_bytes(c),
+			/* the functions of a kprobe glob share its first one's slots */
+			.mem_bytes = c->aps[i].leader == i ? capture__attach_bytes(c) : 0,
 			.spec = t->spec,
 			.target = t->name,
 			.ret_type = t->ret_type,
@@ -1009,6 +1169,8 @@ static __u64 in_flight(const struct capture *c)
 	size_t i;
 
 	for (i = 0; i < c->set.nr; i++) {
+		if (c->aps[i].leader != i)
+			continue;
 		sum_slots(c, &c->aps[i], &sum);
 		n += sum.next - sum.done;
 	}
@@ -1065,8 +1227,15 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		__u32 info_len = sizeof(info);
 		__u64 lost[LBRSNAP_LOSS__MAX] = {};
 		struct lbrsnap_slot_ctl sum;
+		__u64 records = 0;
+		size_t j;
 		int cause;
 
+		/* a kprobe glob's counters are its first function's (capture.h) */
+		if (s->leader != i)
+			continue;
+		for (j = i; j < c->set.nr && c->aps[j].leader == i; j++)
+			records += c->aps[j].records;
 		sum_slots(c, s, &sum);
 		lost[LBRSNAP_LOSS_RINGBUF] = sum.lost_ringbuf;
 		lost[LBRSNAP_LOSS_CLOBBERED] = sum.clobbered;
@@ -1074,8 +1243,8 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		if (!bpf_obj_get_info_by_fd(bpf_program__fd(s->prog), &info, &info_len))
 			lost[LBRSNAP_LOSS_RECURSION] = info.recursion_misses;
 		/* submitted but never seen here: should not happen, and is said if it does */
-		if (sum.emitted > s->records)
-			lost[LBRSNAP_LOSS_UNREAD] = sum.emitted - s->records;
+		if (sum.emitted > records)
+			lost[LBRSNAP_LOSS_UNREAD] = sum.emitted - records;
 		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION];
 		st->filtered += sum.filtered;
 		st->sampled_out += sum.sampled_out;

@@ -145,6 +145,11 @@ bool capture__user_stack_auto(const struct capture *c);
 const char *capture__lbr_why(const struct capture *c);
 size_t capture__nr_attach(const struct capture *c);
 const char *capture__attach_spec(const struct capture *c, size_t i);
+/*
+ * The attach point whose program and snapshot slots attach point i runs on: i itself, or
+ * the first function of its kprobe glob.
+ */
+size_t capture__attach_owner(const struct capture *c, size_t i);
 /* Snapshot slots per attach point. */
 __u32 capture__slots(const struct capture *c);
 /* Snapshot memory owned by one attach point, and by the whole capture. */

@@ -25,10 +25,18 @@ static void print_open(const struct record_session_opts *o, const struct capture
 			capture__user_stack_auto(c) ? "kernel and user" : "kernel");
 	if (!o->capture.verbose)
 		return;
-	for (i = 0; i < capture__nr_attach(c); i++)
-		fprintf(stderr, "%s: attached %s (%llu bytes of snapshot memory: %u slots)\n",
-			o->who, capture__attach_spec(c, i),
-			(unsigned long long)capture__attach_bytes(c), capture__slots(c));
+	for (i = 0; i < capture__nr_attach(c); i++) {
+		size_t owner = capture__attach_owner(c, i);
+
+		if (owner != i)
+			fprintf(stderr, "%s: attached %s (shares the program and snapshot memory "
+				"of %s)\n", o->who, capture__attach_spec(c, i),
+				capture__attach_spec(c, owner));
+		else
+			fprintf(stderr, "%s: attached %s (%llu bytes of snapshot memory: %u "
+				"slots)\n", o->who, capture__attach_spec(c, i),
+				(unsigned long long)capture__attach_bytes(c), capture__slots(c));
+	}
 	fprintf(stderr, "%s: %zu attach points, %llu bytes in total (the slot pools of the "
 		"loaded objects, and the ring buffer)\n", o->who, capture__nr_attach(c),
 		(unsigned long long)capture__total_bytes(c));

@@ -37,7 +37,7 @@ function finish() {
 		sub(/\(.*$/, "", name)
 		sub(/^.* /, "", name)
 	}
-	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem|uprobe|uretprobe|usdt)_[0-9]+$/)
+	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem|uprobe|uretprobe|usdt|kprobe|kretprobe)_[0-9]+$/)
 		prog = name
 	next
 }

@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Runs inside the guest (tests/vm/t-kprobe-multi boots it): kprobe:GLOB and kretprobe:GLOB,
+# one kprobe-multi program and link per spec, each matched function an attach point of its
+# own. Debian's 6.1 has no CONFIG_FPROBE: there the spec must be refused in one line with
+# exit status 2. On 6.12, for tests/helpers/ret-load's exact calls (see guest-ret.sh and
+# guest-args.sh for the functions and what each returns):
+#
+#   kretprobe:do_[a-m]* (100+ functions), kretprobe:ksys_*, kretprobe:filldir64
+#	do_mkdirat		int		0 x1, -17 (EEXIST) x3
+#	do_filp_open		struct file *	a pointer x1, ERR_PTR(-ENOENT) x2
+#	filldir64		bool		true x4, false x2
+#	ksys_write		ssize_t		4242 x3, -9 (EBADF) x5
+#	ksys_mmap_pgoff		unsigned long	1099511627776 x1, 18446744073709551597 x1,
+#						18446744073709551607 x2
+#   kprobe:do_mkdirat,do_sys_openat2,hrtimer_nanosleep (a list: one link): the arguments
+#
+# in lbrsnap report (text and JSON), perf script and trace-cmd report; --filter; the counters
+# adding up; the programs taking the snapshot first (xlated); and the attach and detach times
+# of kretprobe:LIST next to fexit:LIST and bpftrace on the same 10 functions. Prints ok/not ok.
+. "$(dirname "$0")/../lib/test.sh"
+test_tmpdir
+cd "$TEST_TMP" || exit 1
+export LC_ALL=C
+k=$(uname -r | cut -d. -f1,2)
+
+if [ "$k" = 6.1 ]; then
+	lbrsnap record -e 'kretprobe:do_[a-m]*' -o n.data -- touch n.ran 2> n.err
+	check_eq "$k: no kprobe-multi: exit status 2, one line" "2 1" "$? $(wc -l < n.err)"
+	check "$k: no kprobe-multi: says so" grep -q "^lbrsnap record: kretprobe:do_\[a-m\]\*: \
+this kernel has no kprobe-multi links (Operation not supported)" n.err
+	check "$k: no kprobe-multi: no file, the command not run" \
+		test ! -e n.data -a ! -e n.data.tmp -a ! -e n.ran
+	check_eq "$k: no kprobe-multi: nothing left loaded" "" "$(lbrsnap_progs)"
+	exit
+fi
+
+# record NAME [OPTIONS...]: ret-load's calls only (--comm), into NAME.data
+record() {
+	local name=$1
+	shift
+	dir=$(mktemp -d /dev/shm/lbrt-km.XXXXXX)
+	test_at_exit "rm -rf '$dir'"
+	lbrsnap record "$@" --comm lbrt-km -o "$name.data" -- \
+		ret-load --comm lbrt-km --dir "$dir" > "$name.out" 2> "$name.err"
+	check "$k: $name: captured" test -s "$name.data"
+}
+kaddr() { sed 's/0xffff[0-9a-f]\{12\}\b/0xffff<addr>/g'; }
+# "N target ret" per distinct value, as report --json gives them
+values() {
+	jq -r 'select(.time_ns) | "\(.target) \(.ret) \(.ret_type)"' "$1" | kaddr | sort |
+		uniq -c | sed 's/^ *//'
+}
+
+record ret -v -e 'kretprobe:do_[a-m]*' -e 'kretprobe:ksys_*' -e kretprobe:filldir64
+lbrsnap report --json -i ret.data > ret.json 2> /dev/null
+lbrsnap report -i ret.data > ret.txt 2> /dev/null
+n=$(grep -c '^lbrsnap record: attached kretprobe:do_[a-m]' ret.err)
+check "$k: kretprobe:do_[a-m]* attaches 100+ functions ($n), one program" \
+	test "$n" -ge 100 -a "$(grep -c '(shares the program' ret.err)" = $((n - 1 + \
+	$(grep -c '^lbrsnap record: attached kretprobe:ksys_' ret.err) - 1))
+check_eq "$k: kretprobe: exact values of each type, each function its own attach point" \
+"1 do_filp_open 0xffff<addr> struct file *
+2 do_filp_open ERR_PTR(-ENOENT) struct file *
+3 do_mkdirat -17 int
+1 do_mkdirat 0 int
+2 filldir64 false bool
+4 filldir64 true bool
+1 ksys_mmap_pgoff 1099511627776 long unsigned int
+1 ksys_mmap_pgoff 18446744073709551597 long unsigned int
+2 ksys_mmap_pgoff 18446744073709551607 long unsigned int
+5 ksys_write -9 ssize_t
+3 ksys_write 4242 ssize_t" \
+	"$(values ret.json | grep -E ' (do_mkdirat|do_filp_open|filldir64|ksys_write|ksys_mmap_pgoff) ')"
+check_eq "$k: report: the function and its typed value" \
+"      3 kretprobe:do_mkdirat ret=-17 (EEXIST)
+      1 kretprobe:do_mkdirat ret=0" \
+	"$(grep -E '^ *[0-9]+\.[0-9]+ ' ret.txt | grep -o ' kretprobe:do_mkdirat .*' |
+	   sed 's/^ //' | sort | uniq -c)"
+# the counters: per glob, so they sum over its functions
+counts='s/.* \([0-9]*\) hook hits: \([0-9]*\) recorded, \([0-9]*\) filtered, \([0-9]*\) sampled out, \([0-9]*\) lost.*/\1 \2 \3 \4 \5/p'
+read -r hits rec filt samp lost <<<"$(sed -n "$counts" ret.err)"
+check_eq "$k: counters add up: hits = recorded + filtered, records = JSON records, none lost" \
+	"$((rec + filt)) $(jq -r 'select(.time_ns) | .target' ret.json | wc -l) 0 0" \
+	"$hits $rec $samp $lost"
+
+# perf script and trace-cmd report name the function of each record
+lbrsnap perf -i ret.data -o ret.perf --no-kallsyms > /dev/null 2>&1
+check_eq "$k: perf script: an event per function, with its value" \
+"      3 lbr:kretprobe:do_mkdirat: ret=-17
+      1 lbr:kretprobe:do_mkdirat: ret=0
+      4 lbr:kretprobe:filldir64: ret=true" \
+	"$(perf script -i ret.perf -F event,trace 2> /dev/null |
+	   sed -n 's/^ *\(lbr:kretprobe:\(do_mkdirat\|filldir64\):\) *.*\(ret=[-a-z0-9]*\).*/\1 \3/p' |
+	   grep -v 'ret=false' | sort | uniq -c)"
+trace-cmd-lbr convert -q -i ret.data -o ret.dat
+check_eq "$k: trace-cmd report: the function of each record, with its value" \
+"      3 kretprobe:do_mkdirat ret=-17
+      1 kretprobe:do_mkdirat ret=0" \
+	"$(trace-cmd report -N ret.dat 2> /dev/null |
+	   sed -n 's/.* branch_snapshot: *\(kretprobe:do_mkdirat\) .*\(ret=[-0-9]*\).*/\1 \2/p' |
+	   sort | uniq -c)"
+
+# kprobe: the arguments, from the registers, typed from BTF
+record args -e kprobe:do_mkdirat,do_sys_openat2,hrtimer_nanosleep
+lbrsnap report -i args.data > args.txt 2> /dev/null
+lbrsnap report --json -i args.data > args.json 2> /dev/null
+check_eq "$k: kprobe: int, pointer and umode_t arguments" \
+	"      4 do_mkdirat(dfd=-100, name=0xffff<addr>, mode=0755)" \
+	"$(sed -n 's/.* kprobe:do_mkdirat //p' args.txt | kaddr | sort | uniq -c)"
+check_eq "$k: kprobe: the paths, read as strings" \
+"      1 $dir/ret-load.d
+      2 $dir/ret-load.d/missing" \
+	"$(jq -r 'select(.target == "do_sys_openat2") | .args.filename' args.json |
+	   grep "^$dir" | sort | uniq -c)"
+check_eq "$k: kprobe: s64, enum by name, clockid_t" \
+"      1 hrtimer_nanosleep(rqtp=0, mode=HRTIMER_MODE_ABS, clockid=1)
+      2 hrtimer_nanosleep(rqtp=1000, mode=HRTIMER_MODE_REL, clockid=1)" \
+	"$(sed -n 's/.* kprobe:hrtimer_nanosleep //p' args.txt | sort | uniq -c)"
+check_eq "$k: kprobe: no return value" "null" \
+	"$(jq -r 'select(.target == "do_mkdirat") | .ret' args.json | sort -u)"
+trace-cmd-lbr convert -q -i args.data -o args.dat
+check_eq "$k: trace-cmd report: the per-function event with typed fields, selected by -F" 4 \
+	"$(trace-cmd report -F 'lbr/kprobe__do_mkdirat: dfd == -100 && mode == 0755' args.dat \
+	   2> /dev/null | grep -c ' kprobe__do_mkdirat: ')"
+
+# --filter, in the kernel, on every function of a glob
+record f1 -e 'kprobe:do_mk*' --filter 'mode == 0755 && dfd == -100'
+check_eq "$k: --filter on kprobe:do_mk*: the 4 mkdirat calls" "4 do_mkdirat" \
+	"$(lbrsnap report --json -i f1.data 2> /dev/null | jq -r 'select(.time_ns) | .target' |
+	   sort | uniq -c | sed 's/^ *//')"
+record f2 -e kretprobe:do_mkdirat,do_rmdir --filter 'ret == -EEXIST'
+check_eq "$k: --filter ret on kretprobe: the 3 EEXIST" "3 do_mkdirat -17" \
+	"$(lbrsnap report --json -i f2.data > f2.json 2> /dev/null; values f2.json |
+	   sed 's/ int$//')"
+lbrsnap record -e 'kretprobe:ksys_write,ksys_mmap_pgoff' --filter 'ret == 0' -- true 2> f3.err
+check_eq "$k: --filter meaning different things in one glob: refused, exit 2" \
+	"2 1" "$? $(wc -l < f3.err)"
+check "$k: --filter meaning different things: names both functions" \
+	grep -q "means different things for ksys_mmap_pgoff and ksys_write" f3.err
+
+# the kernel's copy of the programs: snapshot first
+"$LBRSNAP_TOP/tests/bench/xlated-distance" kprobe:do_mkdirat kretprobe:do_mkdirat > x.out 2>&1
+check_eq "$k: xlated: kprobe and kretprobe programs take the snapshot first, no call or jump" \
+	"lbrsnap_kprobe_0 ok 0 0 lbrsnap_kretprobe_0 ok 0 0" \
+	"$(awk '/^lbrsnap_/ { print $1, $2, $4, $5 }' x.out | tr '\n' ' ' | sed 's/ $//')"
+
+# attach and detach times on the same 10 functions (tests/bench/attach-times)
+"$LBRSNAP_TOP/tests/bench/attach-times" 1 10 > times.out 2> times.err
+check_eq "$k: attach-times: each tool saw the workload's one mkdir" \
+	"bpftrace 1 lbrsnap-fexit 1 lbrsnap-kretprobe 1" \
+	"$(awk '$2 == 10 { print $1, $5 }' times.out | sort | tr '\n' ' ' | sed 's/ $//')"
+awk '$2 == 10 { printf "# %s on 10 functions: first event after %d ms, detached %d ms after the workload\n", $1, $3, $4 }' \
+	times.out | sed "s/^# /# $k: /"
