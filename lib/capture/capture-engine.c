@@ -77,6 +77,8 @@ struct capture {
 	struct lbr_enable *lbr;
 	bool lbr_on;			/* events open, or enabled by another tool */
 	bool user_stack_auto;		/* user stacks taken for user probes, LBR being off */
+	bool kprobe_single;		/* kprobe: and kretprobe: one kprobe link per function */
+	struct kprobe_refused kprobe_refused;
 	char lbr_why[256];
 	__u64 branch_filter;
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
@@ -460,6 +462,8 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 		if (!s->prog)
 			return -ENOENT;
 		bpf_program__set_autoload(s->prog, true);
+		if (kprobe_multi__is_multi(t->kind))
+			kprobe_multi__prepare(s->prog, c->kprobe_single);
 		skel->rodata->ap_id[s->idx] = i;
 		skel->rodata->ap_slot_base[s->idx] = s->slot_base;
 		skel->rodata->ap_ret_kind[s->idx] = t->ret_kind;
@@ -540,16 +544,25 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	for (i = 0; i < c->set.nr; i++) {
 		struct ap_slot *s = &c->aps[i];
 		const struct attach_target *t = &c->set.v[i];
-		size_t nr = 1;
+		struct bpf_link **links;
+		size_t nr = 1, k;
 
 		if (kprobe_multi__is_multi(t->kind)) {
 			if (s->leader != i)
 				continue;
 			while (i + nr < c->set.nr && c->aps[i + nr].leader == i)
 				nr++;
+			links = calloc(nr, sizeof(*links));
+			if (!links)
+				return -ENOMEM;
 			ret = kprobe_multi__attach(s->prog, c->opts.events && t->spec_idx <
 						   c->opts.nr_events ? c->opts.events[t->spec_idx] :
-						   t->spec, t, nr, s->func, &s->link, err, err_len);
+						   t->spec, t, nr, s->func, c->kprobe_single, links,
+						   &c->kprobe_refused, err, err_len);
+			/* each function's link (one kprobe each), or the multi link, is its own */
+			for (k = 0; k < nr; k++)
+				c->aps[i + k].link = links[k];
+			free(links);
 			if (ret)
 				return ret;
 			continue;
@@ -788,6 +801,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		goto cleanup;
 	}
 	ret = attach_set__expand(&c->set, events, nr_events, btf, !opts->no_args, err, err_len);
+	c->kprobe_single = kprobe_multi__single(btf);
 	if (ret)
 		goto cleanup;
 	c->str_size = lbrsnap_str_size(opts->string_len ?: CAPTURE_DEFAULT_STRING_LEN);
@@ -874,6 +888,12 @@ int capture__follow(struct capture *c, __u32 pid)
 bool capture__has_lbr(const struct capture *c)
 {
 	return c->lbr_on;
+}
+
+size_t capture__kprobe_refused(const struct capture *c, const char **example)
+{
+	*example = c->kprobe_refused.example;
+	return c->kprobe_refused.nr;
 }
 
 bool capture__user_stack_auto(const struct capture *c)

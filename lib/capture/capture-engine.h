@@ -139,6 +139,11 @@ void capture__close(struct capture *c);
 
 /* True when records are laid out for branches (LBR events open, or --lbr=external). */
 bool capture__has_lbr(const struct capture *c);
+/*
+ * Functions of kprobe:/kretprobe: globs left out, kprobes refusing them where the kernel has
+ * no kprobe-multi links; example names one.
+ */
+size_t capture__kprobe_refused(const struct capture *c, const char **example);
 /* user stacks taken without --user-stack: user probes and no LBR */
 bool capture__user_stack_auto(const struct capture *c);
 /* Why there is no LBR, or NULL. */

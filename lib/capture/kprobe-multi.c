@@ -9,9 +9,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach-spec.h"
 #include "kprobe-multi.h"
+
+bool kprobe_multi__single(const struct btf *btf)
+{
+	/* fprobe, which kprobe-multi links are built on, exists only with CONFIG_FPROBE */
+	return btf__find_by_name_kind(btf, "fprobe_register", BTF_KIND_FUNC) < 0 &&
+	       btf__find_by_name_kind(btf, "register_kprobe", BTF_KIND_FUNC) >= 0;
+}
+
+void kprobe_multi__prepare(struct bpf_program *prog, bool single)
+{
+	/*
+	 * Loaded as a plain kprobe program, it attaches to one function per perf link; the
+	 * link's bpf_cookie then names the function as the multi link's cookie does.
+	 */
+	if (single)
+		bpf_program__set_expected_attach_type(prog, 0);
+}
 
 bool kprobe_multi__is_multi(unsigned int kind)
 {
@@ -45,17 +63,59 @@ static bool kernel_lacks_multi(int err)
 	return err == -EOPNOTSUPP || err == -524 || err == -ENOSYS;
 }
 
-int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
+/*
+ * One perf kprobe link per function: kernels without kprobe-multi links (Debian's 6.1).
+ * kprobes refuse some of what ftrace-based fprobes take (the kernel's NOKPROBE blacklist:
+ * do_int3, EINVAL; a name kallsyms holds twice: EADDRNOTAVAIL): a function a glob matched
+ * is then left out and counted in *refused, a named one is an error.
+ */
+static int attach_single(struct bpf_program *prog, const char *spec,
 			 const struct attach_target *t, size_t nr, __u32 first_func,
-			 struct bpf_link **link, char *err, size_t err_len)
+			 struct bpf_link **links, struct kprobe_refused *refused,
+			 char *err, size_t err_len)
+{
+	bool glob = strpbrk(spec, "*?[");
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = first_func + i,
+			    .retprobe = t[i].kind == LBRSNAP_KIND_KRETPROBE);
+
+		links[i] = bpf_program__attach_kprobe_opts(prog, t[i].name, &opts);
+		if (!links[i] && glob) {
+			if (!refused->nr++)
+				snprintf(refused->example, sizeof(refused->example), "%s: %s",
+					 t[i].name, strerror(errno));
+			continue;
+		}
+		if (!links[i]) {
+			ret = -errno;
+			snprintf(err, err_len, "cannot attach %s: %s at %s (one kprobe per "
+				 "function, this kernel having no kprobe-multi links): %s", spec,
+				 t[i].kind == LBRSNAP_KIND_KRETPROBE ? "kretprobe" : "kprobe",
+				 t[i].name, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
+			 const struct attach_target *t, size_t nr, __u32 first_func, bool single,
+			 struct bpf_link **links, struct kprobe_refused *refused,
+			 char *err, size_t err_len)
 {
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
-	const char **syms;
-	__u64 *cookies;
+	const char **syms = NULL;
+	__u64 *cookies = NULL;
 	size_t i;
 	int ret = 0;
 
-	*link = NULL;
+	memset(links, 0, nr * sizeof(*links));
+	if (single)
+		return attach_single(prog, spec, t, nr, first_func, links, refused, err,
+				     err_len);
 	syms = calloc(nr, sizeof(*syms));
 	cookies = calloc(nr, sizeof(*cookies));
 	if (!syms || !cookies) {
@@ -70,13 +130,13 @@ int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
 	opts.cookies = cookies;
 	opts.cnt = nr;
 	opts.retprobe = t[0].kind == LBRSNAP_KIND_KRETPROBE;
-	*link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
-	if (*link)
+	links[0] = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+	if (links[0])
 		goto cleanup;
 	ret = -errno;
 	if (kernel_lacks_multi(ret)) {
 		snprintf(err, err_len, "%s: this kernel has no kprobe-multi links (%s); "
-			 "kprobe: and kretprobe: need Linux 5.18+ with CONFIG_FPROBE and kprobes",
+			 "kprobe: and kretprobe: need Linux 5.18+ with CONFIG_FPROBE, or kprobes",
 			 spec, strerror(-ret));
 		ret = -EBADMSG;
 	} else {

@@ -16,6 +16,21 @@
 struct bpf_link;
 struct bpf_program;
 struct attach_target;
+struct btf;
+
+/*
+ * Whether kprobe: and kretprobe: attach one kprobe per function: the kernel has kprobes but
+ * no kprobe-multi links (no CONFIG_FPROBE, as Debian's 6.1).
+ */
+bool kprobe_multi__single(const struct btf *btf);
+/* Functions of globs that kprobes refused, one kprobe per function (their blacklist) */
+struct kprobe_refused {
+	size_t nr;
+	char example[128];	/* "name: why" */
+};
+
+/* Before load: a program attached one function at a time is a plain kprobe program. */
+void kprobe_multi__prepare(struct bpf_program *prog, bool single);
 
 /* Whether targets of kind share one program per spec (kprobe, kretprobe). */
 bool kprobe_multi__is_multi(unsigned int kind);
@@ -29,11 +44,14 @@ void kprobe_multi__func(const struct attach_target *t, __u32 ap, __u32 args_size
 
 /*
  * Attaches prog to the nr functions of targets t[0..nr), the user's spec, giving t[i]
- * the cookie first_func + i. Returns 0 with *link set, or a negative errno with a message in err;
- * -EBADMSG when the kernel has no kprobe-multi links at all.
+ * the cookie first_func + i: one kprobe-multi link in links[0], or with single one kprobe
+ * link per function in links[i] (NULL for a function of a glob that kprobes refuse, counted
+ * in refused). Returns 0, or a negative errno with a message in err; -EBADMSG when the
+ * kernel has no kprobe-multi links at all.
  */
 int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
-			 const struct attach_target *t, size_t nr, __u32 first_func,
-			 struct bpf_link **link, char *err, size_t err_len);
+			 const struct attach_target *t, size_t nr, __u32 first_func, bool single,
+			 struct bpf_link **links, struct kprobe_refused *refused,
+			 char *err, size_t err_len);
 
 #endif /* LBRSNAP_KPROBE_MULTI_H */

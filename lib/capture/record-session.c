@@ -17,12 +17,18 @@ static void on_stop(int sig)
 
 static void print_open(const struct record_session_opts *o, const struct capture *c)
 {
-	size_t i;
+	const char *refused;
+	size_t i, n;
 
 	if (!capture__has_lbr(c) && o->capture.lbr_mode == CAPTURE_LBR_AUTO)
 		fprintf(stderr, "%s: LBR is not available here: %s; capturing %s call stacks "
 			"instead\n", o->who, capture__lbr_why(c),
 			capture__user_stack_auto(c) ? "kernel and user" : "kernel");
+	n = capture__kprobe_refused(c, &refused);
+	if (n)
+		fprintf(stderr, "%s: %zu function%s of kprobe/kretprobe globs left out: this "
+			"kernel has no kprobe-multi links and its kprobes refuse %s (e.g. %s)\n",
+			o->who, n, n == 1 ? "" : "s", n == 1 ? "it" : "them", refused);
 	if (!o->capture.verbose)
 		return;
 	for (i = 0; i < capture__nr_attach(c); i++) {
