@@ -538,8 +538,7 @@ static __always_inline bool ret_wanted(__u32 kind, __s64 ret)
 
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
-	__u32 args_size = ap_args_size[idx], ap = ap_id[idx], nargs = ap_nargs[idx];
-	__u32 nstrs = ap_nstrs[idx], ret_shift = ap_ret_shift[idx];
+	__u32 args_size = ap_args_size[idx], ap, nargs, nstrs, ret_shift;
 	const struct lbrsnap_func *fi = NULL;
 	struct lbrsnap_slot_ctl *sc;
 	struct lbrsnap_branch *buf;
@@ -560,6 +559,12 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	done_before = sc->done;
 	buf = snap[s];
 	lbr_ret = bpf_get_branch_snapshot(buf, sizeof(snap[0]), 0);
+
+	/* the rest of the attach point's constants after the snapshot: nothing else delays it */
+	ap = ap_id[idx];
+	nargs = ap_nargs[idx];
+	nstrs = ap_nstrs[idx];
+	ret_shift = ap_ret_shift[idx];
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	tgid = pid_tgid >> 32;

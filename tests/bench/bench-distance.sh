@@ -5,7 +5,9 @@
 # the interesting history a record keeps. Ours are measured here, from the kernel's own copy of
 # the programs lbrsnap loads (`bpftool prog dump xlated`, counted by
 # tests/lib/snapshot-first.awk through tests/bench/xlated-distance): raw_tp, tp_btf, mem:,
-# uprobe:, uretprobe: and usdt: (on tests/helpers/uprobe-load) on this host, fexit in the QEMU guests (DIST_KERNELS, default "6.1 6.12"; empty: none).
+# uprobe:, uretprobe: and usdt: (on tests/helpers/uprobe-load) on this host, fexit in the QEMU
+# guests (DIST_KERNELS, default "6.1 6.12"; empty: none), and kprobe and kretprobe in those of
+# DIST_KPROBE_KERNELS (default 6.12).
 #
 # The peers' figures come from reading their BPF sources (not built here), path from the
 # program's entry to the snapshot, at the commits named:
@@ -23,6 +25,8 @@
 # kernel, our worst program with each peer's shortest path (jumps + calls not inlined).
 
 DIST_KERNELS=${DIST_KERNELS-6.1 6.12}
+# guest kernels with kprobe-multi, where the kprobe and kretprobe programs are measured too
+DIST_KPROBE_KERNELS=${DIST_KPROBE_KERNELS-6.12}
 
 # peer PATH COND_BRANCHES HELPER_CALLS (the CPU id call, inlined from 6.10)
 DIST_PEERS=(
@@ -89,15 +93,18 @@ bench_distance() {
 	distance_judge "$BENCH_TMP/dist.host" host
 
 	for k in $DIST_KERNELS; do
+		local events=(fexit:do_sys_openat2)
+		[[ " $DIST_KPROBE_KERNELS " == *" $k "* ]] &&
+			events+=(kprobe:do_sys_openat2 kretprobe:do_sys_openat2)
 		bench_cmd "tests/vm/run-vm --kernel $k -- tests/bench/xlated-distance" \
-			"fexit:do_sys_openat2"
+			"${events[*]}"
 		if ! command -v qemu-system-x86_64 > /dev/null ||
 		   ! "$LBRSNAP_TOP/tests/vm/fetch-kernel" "$k" > /dev/null 2>&1; then
 			bench_info "lbrsnap_fexit_0 (guest $k)" "not run: no QEMU or no kernel $k here"
 			continue
 		fi
 		"$LBRSNAP_TOP/tests/vm/run-vm" --kernel "$k" --timeout 300 -- \
-			"$LBRSNAP_TOP/tests/bench/xlated-distance" fexit:do_sys_openat2 \
+			"$LBRSNAP_TOP/tests/bench/xlated-distance" "${events[@]}" \
 			> "$BENCH_TMP/dist.$k" 2> "$BENCH_TMP/dist.$k.err" ||
 			{ cat "$BENCH_TMP/dist.$k" "$BENCH_TMP/dist.$k.err" >&2; return 1; }
 		# the guest's output is the command's, console noise aside
