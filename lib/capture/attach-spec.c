@@ -959,6 +959,13 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 	name_set__free(&traceable);
 	ksyms__free(ks);
 	free(kt.text);
+	/*
+	 * A spec that does not parse or names nothing that exists is the command line's fault,
+	 * as a bad --filter is: the caller's usage error. What exists but cannot be attached
+	 * here keeps its errno.
+	 */
+	if (ret == -EINVAL || ret == -ENOENT)
+		ret = -EBADMSG;
 	if (ret)
 		attach_set__free(set);
 	return ret;

@@ -60,7 +60,8 @@ struct attach_set {
 /*
  * Expands the user's specs into targets, with their arguments typed when with_args. On error
  * returns a negative errno and writes a message naming the bad spec (with the closest
- * existing names, or why a function cannot be attached) into err.
+ * existing names, or why a function cannot be attached) into err: -EBADMSG for a spec that
+ * does not parse or names nothing that exists, -EOPNOTSUPP for what cannot be attached here.
  */
 int attach_set__expand(struct attach_set *set, const char *const *specs, size_t nr_specs,
 		       const struct btf *btf, bool with_args, char *err, size_t err_len);

@@ -138,7 +138,7 @@ int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
 		snprintf(err, err_len, "%s: this kernel has no kprobe-multi links (%s); "
 			 "kprobe: and kretprobe: need Linux 5.18+ with CONFIG_FPROBE, or kprobes",
 			 spec, strerror(-ret));
-		ret = -EBADMSG;
+		ret = -EOPNOTSUPP;
 	} else {
 		snprintf(err, err_len, "cannot attach %s (%zu function%s, one kprobe-multi link): "
 			 "%s", spec, nr, nr == 1 ? "" : "s", strerror(-ret));

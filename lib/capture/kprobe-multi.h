@@ -46,7 +46,7 @@ void kprobe_multi__func(const struct attach_target *t, __u32 ap, __u32 args_size
  * Attaches prog to the nr functions of targets t[0..nr), the user's spec, giving t[i]
  * the cookie first_func + i: one kprobe-multi link in links[0], or with single one kprobe
  * link per function in links[i] (NULL for a function of a glob that kprobes refuse, counted
- * in refused). Returns 0, or a negative errno with a message in err; -EBADMSG when the
+ * in refused). Returns 0, or a negative errno with a message in err; -EOPNOTSUPP when the
  * kernel has no kprobe-multi links at all.
  */
 int kprobe_multi__attach(struct bpf_program *prog, const char *spec,

@@ -16,6 +16,7 @@
 # The same calls in lbrsnap report, report --json, perf script and trace-cmd report; and
 # --filter on an argument keeps an exact count. Prints ok/not ok lines.
 . "$(dirname "$0")/../lib/test.sh"
+. "$(dirname "$0")/guest-ret-load.sh"
 test_tmpdir
 cd "$TEST_TMP" || exit 1
 export LC_ALL=C
@@ -23,15 +24,9 @@ k=$(uname -r | cut -d. -f1,2)
 
 # record NAME [OPTIONS...]: ret-load's calls only (--comm), into NAME.data
 record() {
-	local name=$1
-	shift
-	dir=$(mktemp -d /dev/shm/lbrt-args.XXXXXX)
-	test_at_exit "rm -rf '$dir'"
-	lbrsnap record -e fexit:do_mkdirat "$@" --comm lbrt-args -o "$name.data" -- \
-		ret-load --comm lbrt-args --dir "$dir" > "$name.out" 2> "$name.err"
-	check "$k: $name: captured" test -s "$name.data"
+	ret_load_record lbrt-args "$1" -e fexit:do_mkdirat "${@:2}"
+	check "$k: $1: captured" test -s "$1.data"
 }
-kaddr() { sed 's/0xffff[0-9a-f]\{12\}\b/0xffff<addr>/g'; }
 
 record all -e fexit:do_sys_openat2 -e fexit:hrtimer_nanosleep
 lbrsnap report -i all.data > all.txt 2> /dev/null

@@ -20,6 +20,7 @@
 # adding up; the programs taking the snapshot first (xlated); and the attach and detach times
 # of kretprobe:LIST next to fexit:LIST and bpftrace on the same 10 functions. Prints ok/not ok.
 . "$(dirname "$0")/../lib/test.sh"
+. "$(dirname "$0")/guest-ret-load.sh"
 test_tmpdir
 cd "$TEST_TMP" || exit 1
 export LC_ALL=C
@@ -27,15 +28,9 @@ k=$(uname -r | cut -d. -f1,2)
 
 # record NAME [OPTIONS...]: ret-load's calls only (--comm), into NAME.data
 record() {
-	local name=$1
-	shift
-	dir=$(mktemp -d /dev/shm/lbrt-km.XXXXXX)
-	test_at_exit "rm -rf '$dir'"
-	lbrsnap record "$@" --comm lbrt-km -o "$name.data" -- \
-		ret-load --comm lbrt-km --dir "$dir" > "$name.out" 2> "$name.err"
-	check "$k: $name: captured" test -s "$name.data"
+	ret_load_record lbrt-km "$@"
+	check "$k: $1: captured" test -s "$1.data"
 }
-kaddr() { sed 's/0xffff[0-9a-f]\{12\}\b/0xffff<addr>/g'; }
 # "N target ret" per distinct value, as report --json gives them
 values() {
 	jq -r 'select(.time_ns) | "\(.target) \(.ret) \(.ret_type)"' "$1" | kaddr | sort |

@@ -56,7 +56,7 @@ wait "$rec"
 # An unknown name fails cleanly: named, suggestions, nothing attached before or after
 before=$(bpftool prog list | grep -c " name lbrsnap_")
 lbrsnap record -e fexit:do_sys_openat2 -e fexit:do_sys_opnat2 -o d.data -- true 2> d.err
-check_eq "$k: unknown function: exit status 1" 1 $?
+check_eq "$k: unknown function: exit status 2" 2 $?
 check "$k: unknown function: named with the closest names" \
 	grep -q "'do_sys_opnat2'.*did you mean fexit:do_sys_openat2" d.err
 check_eq "$k: unknown function: nothing attached" "$before" \

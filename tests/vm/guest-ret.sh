@@ -27,6 +27,7 @@
 # 0x80000000 would be ideal, but it is inlined and absent from BTF), from_kuid for an unmapped
 # uid (needs a user namespace, refused in the chroot the guest runs commands in).
 . "$(dirname "$0")/../lib/test.sh"
+. "$(dirname "$0")/guest-ret-load.sh"
 test_tmpdir
 cd "$TEST_TMP" || exit 1
 export LC_ALL=C
@@ -63,20 +64,15 @@ EOF
 
 # record NAME [FILTER...]: ret-load's calls, and only those (--comm), captured in NAME.data
 record() {
-	local name=$1 dir
+	local name=$1
 	shift
-	# on tmpfs: the "." and ".." that filldir64's counts assume come from its readdir
-	dir=$(mktemp -d /dev/shm/lbrt-ret.XXXXXX)
-	test_at_exit "rm -rf '$dir'"
-	lbrsnap record "${EVENTS[@]}" --comm lbrt-ret "$@" -o "$name.data" -- \
-		ret-load --comm lbrt-ret --dir "$dir" > "$name.out" 2> "$name.err"
+	ret_load_record lbrt-ret "$name" "${EVENTS[@]}" "$@"
 	check "$k: $name: captured; ret-load's calls returned as planned" \
 		bash -c "test -s '$name.data' && ! grep -q unexpected '$name.out' &&
 			 tail -1 '$name.out' | grep -qx 'setresgid(-1, 0, -1): 0' ||
 			 { cat '$name.out' '$name.err'; exit 1; }"
 }
 
-kaddr() { sed 's/0xffff[0-9a-f]\{12\}\b/0xffff<addr>/g'; }
 # identical lines counted: the count becomes the last tab-separated column
 count() { sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/\2\t\1/'; }
 

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Sourced by the guest scripts that trace tests/helpers/ret-load's exact calls.
+
+# ret_load_record COMM NAME [OPTIONS...]: lbrsnap record OPTIONS of ret-load's calls only
+# (--comm COMM) into NAME.data, ret-load's output in NAME.out, the recorder's in NAME.err.
+# ret-load's directory, left in $dir for the checks, is on tmpfs: the "." and ".." that
+# filldir64's counts assume come from its readdir.
+ret_load_record() {
+	local comm=$1 name=$2
+	shift 2
+	dir=$(mktemp -d "/dev/shm/$comm.XXXXXX")
+	test_at_exit "rm -rf '$dir'"
+	lbrsnap record "$@" --comm "$comm" -o "$name.data" -- \
+		ret-load --comm "$comm" --dir "$dir" > "$name.out" 2> "$name.err"
+}
+
+# Kernel addresses, which differ from boot to boot, as 0xffff<addr>
+kaddr() { sed 's/0xffff[0-9a-f]\{12\}\b/0xffff<addr>/g'; }
