@@ -161,7 +161,7 @@ int perf_record_main(int argc, char **argv)
 	so.follow = a.follow;
 	ret = record_session__run(&so, &res);
 	if (ret) {
-		/* a bad --filter is a usage error, found before anything was attached */
+		/* a bad spec or --filter is the command line's error, found before any load */
 		ret = ret == -EBADMSG ? 2 : 1;
 		goto cleanup;
 	}

@@ -108,7 +108,7 @@ int cmd_record(int argc, char **argv)
 		so.argv = argv + optind;
 	ret = record_session__run(&so, &res);
 	if (ret) {
-		/* a bad --filter is a usage error, found before anything was attached */
+		/* a bad spec or --filter is the command line's error, found before any load */
 		ret = ret == -EBADMSG ? 2 : 1;
 		goto cleanup;
 	}

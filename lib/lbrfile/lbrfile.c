@@ -892,8 +892,11 @@ int lbrfile_writer__proc(struct lbrfile_writer *w, const struct lbrfile_proc *pr
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, proc, sizeof(*proc));
-	memcpy(buf + sizeof(*proc), maps, maps_size);
-	memcpy(buf + sizeof(*proc) + maps_size, paths, paths_len);
+	/* a process whose maps could not be read has none: maps and paths may be NULL */
+	if (maps_size)
+		memcpy(buf + sizeof(*proc), maps, maps_size);
+	if (paths_len)
+		memcpy(buf + sizeof(*proc) + maps_size, paths, paths_len);
 	/* what readers would refuse is not written */
 	err = lbr_proc__parse(buf, sizeof(*proc) + maps_size + paths_len, &check);
 	if (!err)
