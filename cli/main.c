@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "builtin-features.h"
 #include "builtin-inject.h"
 #include "builtin-perf.h"
 #include "builtin-record.h"
@@ -18,6 +19,7 @@ static const struct subcmd cmds[] = {
 	{ "report", cmd_report, "print a capture: branches, stacks, losses; --json" },
 	{ "perf", cmd_perf, "write a capture as perf.data (perf report, perf script)" },
 	{ "inject", cmd_inject, "merge a capture into a perf.data from perf record -k mono" },
+	{ "features", cmd_features, "which newer attach types this kernel takes (probed)" },
 	{ 0 }
 };
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * kernel-features: what the running kernel can attach beyond libbpf 1.1's vocabulary,
+ * found by loading and attaching a trivial program, never by reading BTF or the version.
+ */
+#ifndef LBRSNAP_KERNEL_FEATURES_H
+#define LBRSNAP_KERNEL_FEATURES_H
+
+#include <stddef.h>
+
+enum kernel_feature {
+	KFEAT_KPROBE_SESSION,		/* kprobe.session (v6.10) */
+	KFEAT_FSESSION,			/* BPF_TRACE_FSESSION, one function (v7.0) */
+	KFEAT_TRACING_MULTI,		/* fentry.multi: a tracing_multi link (v7.2) */
+	KFEAT__MAX,
+};
+
+/* The feature's name as printed: "kprobe.session", "fsession", "tracing_multi". */
+const char *kernel_feature__name(enum kernel_feature f);
+
+/*
+ * Load a program of the feature's type and attach it to a harmless function (the kernel's
+ * own bpf_fentry_test1, a target kept for such tests), then detach. Returns 0 if both
+ * worked, else a negative errno with a description of the refusing step in why.
+ */
+int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len);
+
+#endif
