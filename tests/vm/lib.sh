@@ -2,7 +2,7 @@
 #
 # Helpers for guest tests (tests/vm/t-*): source this file from bash.
 #
-#   vm_kernels                  the kernels to test: $LBRSNAP_VM_KERNELS, default "6.1 6.12"
+#   vm_kernels                  the kernels to test: $LBRSNAP_VM_KERNELS, default "6.1 6.12 7.2"
 #   vm_unavailable KERNEL       prints why guests of KERNEL cannot run here; fails if they can
 #   vm_run KERNEL [run-vm options] -- CMD...
 #                               run CMD in a guest (see run-vm); stdout is the guest's output,
@@ -28,7 +28,7 @@ trap 'rm -rf "$VM_T"' EXIT
 t_failed=0
 
 vm_kernels() {
-	echo "${LBRSNAP_VM_KERNELS:-6.1 6.12}"
+	echo "${LBRSNAP_VM_KERNELS:-6.1 6.12 7.2}"
 }
 
 vm_unavailable() {
