@@ -30,6 +30,7 @@ static const char *const exact_names[] = {
 	"return_to_handler",
 	"prepare_ftrace_return",
 	"function_graph_enter",
+	"function_graph_enter_regs",	/* 6.14+: fprobe (kprobe-multi) entries run over fgraph */
 	"__SCT__perf_snapshot_branch_stack",
 	/* uprobes: the breakpoint's handling on the way back to user mode, to the program */
 	"uprobe_notify_resume",
@@ -61,7 +62,9 @@ static const char *const prefixes[] = {
 	"rcu_read_lock",		/* rcu_read_lock_held and friends on debug kernels */
 	"rcu_read_unlock",
 	"kprobe_multi_link_",
-	"fprobe_",
+	"fprobe_",			/* fprobe_fgraph_entry, fprobe_return (6.14+), ... */
+	"fgraph_",			/* fgraph_do_direct, fgraph_retrieve_data, ... (6.14+) */
+	"__SCT__fgraph_",		/* static calls fgraph_func, fgraph_retfunc (6.14+) */
 	"rethook_",
 	"arch_rethook_",
 	"kretprobe_",

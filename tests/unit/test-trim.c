@@ -254,6 +254,16 @@ static void test_names(void)
 	CU_ASSERT_FALSE(trim__is_tracing_func("do_sys_openat2", NULL));
 	CU_ASSERT_FALSE(trim__is_tracing_func("ext4_lookup", "ext4"));
 	CU_ASSERT_FALSE(trim__is_tracing_func("migrate_disable_switch", NULL));
+	/* kprobe-multi over fgraph (6.14+), as 7.2.13's kallsyms names them */
+	CU_ASSERT(trim__is_tracing_func("function_graph_enter_regs", NULL));
+	CU_ASSERT(trim__is_tracing_func("__pfx_function_graph_enter_regs", NULL));
+	CU_ASSERT(trim__is_tracing_func("fgraph_do_direct", NULL));
+	CU_ASSERT(trim__is_tracing_func("__SCT__fgraph_func", NULL));
+	CU_ASSERT(trim__is_tracing_func("__SCT__fgraph_retfunc", NULL));
+	CU_ASSERT(trim__is_tracing_func("fprobe_fgraph_entry", NULL));
+	CU_ASSERT(trim__is_tracing_func("fprobe_return", NULL));
+	CU_ASSERT(trim__is_tracing_func("ftrace_return_to_handler", NULL));
+	CU_ASSERT_FALSE(trim__is_tracing_func("filename_mkdirat", NULL));
 }
 
 /* bpf_get_stack() from a raw_tp program: the tracepoint glue is innermost */
