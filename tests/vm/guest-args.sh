@@ -24,17 +24,17 @@ k=$(uname -r | cut -d. -f1,2)
 
 # record NAME [OPTIONS...]: ret-load's calls only (--comm), into NAME.data
 record() {
-	ret_load_record lbrt-args "$1" -e fexit:do_mkdirat "${@:2}"
+	ret_load_record lbrt-args "$1" -e fexit:$MKDIRAT "${@:2}"
 	check "$k: $1: captured" test -s "$1.data"
 }
 
 record all -e fexit:do_sys_openat2 -e fexit:hrtimer_nanosleep
 lbrsnap report -i all.data > all.txt 2> /dev/null
 lbrsnap report --json -i all.data > all.json 2> /dev/null
-check_eq "$k: do_mkdirat: int, pointer and umode_t arguments, with ret" \
-"      3 do_mkdirat(dfd=-100, name=0xffff<addr>, mode=0755) = -17 (EEXIST)
-      1 do_mkdirat(dfd=-100, name=0xffff<addr>, mode=0755) = 0" \
-	"$(grep ' fexit:do_mkdirat ' all.txt | sed -n 's/.* fexit:do_mkdirat //p' | kaddr |
+check_eq "$k: $MKDIRAT: int, pointer and umode_t arguments, with ret" \
+"      3 $MKDIRAT(dfd=-100, name=0xffff<addr>, mode=0755) = -17 (EEXIST)
+      1 $MKDIRAT(dfd=-100, name=0xffff<addr>, mode=0755) = 0" \
+	"$(grep " fexit:$MKDIRAT " all.txt | sed -n "s/.* fexit:$MKDIRAT //p" | kaddr |
 	   sort | uniq -c)"
 check_eq "$k: do_sys_openat2: the paths, read as strings" \
 "      1 $dir/ret-load.d
@@ -46,8 +46,8 @@ check_eq "$k: hrtimer_nanosleep: s64, const enum by name, const clockid_t, long 
       2 hrtimer_nanosleep(rqtp=1000, mode=HRTIMER_MODE_REL, clockid=1) = 0" \
 	"$(sed -n 's/.* fexit:hrtimer_nanosleep //p' all.txt | sort | uniq -c)"
 check_eq "$k: report --json: the types from BTF" "-100 0755 int" \
-	"$(jq -r 'select(.target == "do_mkdirat") | "\(.args.dfd) \(.args.mode) \(.ret_type)"' \
-	   all.json | sort -u)"
+	"$(jq -r --arg f "$MKDIRAT" 'select(.target == $f) |
+	   "\(.args.dfd) \(.args.mode) \(.ret_type)"' all.json | sort -u)"
 
 # perf script and trace-cmd report: the calls report prints, record for record
 want=$(sed -n 's/.* \(fexit:[a-z_0-9]* .*)\) = .*/\1/p' all.txt | kaddr)
@@ -75,8 +75,8 @@ lbrsnap_perf.install(globals(), show)
 EOT
 perf script -i all.perf -s args.py > all.py.txt 2> /dev/null
 check_eq "$k: perf script -s: int, pointer (an int), umode_t" \
-	"4 lbr:fexit:do_mkdirat dfd=int:-100 name=int:<ptr> mode=int:493" \
-	"$(grep do_mkdirat all.py.txt | sed 's/name=int:[0-9]\{10,\}/name=int:<ptr>/' | sort |
+	"4 lbr:fexit:$MKDIRAT dfd=int:-100 name=int:<ptr> mode=int:493" \
+	"$(grep $MKDIRAT all.py.txt | sed 's/name=int:[0-9]\{10,\}/name=int:<ptr>/' | sort |
 	   uniq -c | sed 's/^ *//')"
 check_eq "$k: perf script -s: a string is a str" \
 	"      2 filename=str:'$dir/ret-load.d/missing'" \
@@ -87,7 +87,7 @@ check_eq "$k: perf script -s: s64, enum and clockid_t are ints" \
 	"$(grep hrtimer_nanosleep all.py.txt | sort | uniq -c)"
 tcount() { trace-cmd report -F "$1" all.dat 2> /dev/null | grep -c " $2: "; }
 check_eq "$k: trace-cmd report -F on int and mode fields" 4 \
-	"$(tcount 'lbr/fexit__do_mkdirat: dfd == -100 && mode == 0755' fexit__do_mkdirat)"
+	"$(tcount "lbr/fexit__$MKDIRAT: dfd == -100 && mode == 0755" "fexit__$MKDIRAT")"
 check_eq "$k: trace-cmd report -F on a string field" 2 \
 	"$(tcount 'lbr/fexit__do_sys_openat2: filename =~ "/missing$"' fexit__do_sys_openat2)"
 check_eq "$k: trace-cmd report -F on an enum field: the relative sleeps" 2 \
@@ -103,12 +103,12 @@ check_eq "$k: --filter on int and umode_t arguments and ret: the 3 EEXIST" 3 \
 	"$(lbrsnap report --json -i f1.data 2> /dev/null | jq -r 'select(.time_ns) | .ret' |
 	   grep -cx -- -17)"
 record f2 -e fexit:do_sys_openat2 --filter 'filename == "/dev/shm/lbrt-args.*"'
-check_eq "$k: --filter on a string with a glob: do_mkdirat unfiltered, 3 opens kept" \
+check_eq "$k: --filter on a string with a glob: $MKDIRAT unfiltered, 3 opens kept" \
 	"4 3" "$(lbrsnap report --json -i f2.data 2> /dev/null |
-	   jq -r 'select(.time_ns) | .target' | sort | uniq -c | awk '{print $1}' | tr '\n' ' ' |
-	   sed 's/ $//')"
+	   jq -r 'select(.time_ns) | .target' | sort | uniq -c | sort -rn | awk '{print $1}' |
+	   tr '\n' ' ' | sed 's/ $//')"
 record f3 -e fexit:hrtimer_nanosleep --filter 'mode == HRTIMER_MODE_ABS'
-check_eq "$k: --filter on an enumerator: the one absolute sleep, do_mkdirat unfiltered" \
-	"4 do_mkdirat 1 hrtimer_nanosleep" "$(lbrsnap report --json -i f3.data 2> /dev/null |
+check_eq "$k: --filter on an enumerator: the one absolute sleep, $MKDIRAT unfiltered" \
+	"4 $MKDIRAT 1 hrtimer_nanosleep" "$(lbrsnap report --json -i f3.data 2> /dev/null |
 	   jq -r 'select(.time_ns) | .target' | sort | uniq -c | tr -s ' \n' '  ' |
 	   sed 's/^ //; s/ $//')"

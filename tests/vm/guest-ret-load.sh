@@ -17,3 +17,17 @@ ret_load_record() {
 
 # Kernel addresses, which differ from boot to boot, as 0xffff<addr>
 kaddr() { sed 's/0xffff[0-9a-f]\{12\}\b/0xffff<addr>/g'; }
+
+# Functions the guest scripts trace that 7.2 renamed: the name the running kernel has.
+#   do_mkdirat -> filename_mkdirat, do_rmdir -> filename_rmdir (the filename_* helpers of
+#   fs/namei.c), do_filp_open -> do_file_open; same prototypes and return values.
+kfunc() {
+	if grep -q " [tT] $1\$" /proc/kallsyms; then
+		echo "$1"
+	else
+		echo "$2"
+	fi
+}
+MKDIRAT=$(kfunc do_mkdirat filename_mkdirat)
+RMDIR=$(kfunc do_rmdir filename_rmdir)
+FILP_OPEN=$(kfunc do_filp_open do_file_open)

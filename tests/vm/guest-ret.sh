@@ -33,7 +33,7 @@ cd "$TEST_TMP" || exit 1
 export LC_ALL=C
 k=$(uname -r | cut -d. -f1,2)
 
-FUNCS="do_mkdirat do_filp_open filldir64 ksys_write map_id_up ksys_mmap_pgoff fget"
+FUNCS="$MKDIRAT $FILP_OPEN filldir64 ksys_write map_id_up ksys_mmap_pgoff fget"
 EVENTS=()
 for f in $FUNCS; do
 	EVENTS+=(-e "fexit:$f")
@@ -43,11 +43,11 @@ done
 # function, the value as every text output prints it, report --json's "ret", "ret_type",
 # "errno" (- for null; report's text prints it in parentheses), records. 0xffff<addr> stands
 # for a kernel address (16 hex digits).
-WANT=$(cat <<'EOF'
-do_mkdirat	0	0	int	-	1
-do_mkdirat	-17	-17	int	EEXIST	3
-do_filp_open	0xffff<addr>	"0xffff<addr>"	struct file *	-	1
-do_filp_open	ERR_PTR(-ENOENT)	"ERR_PTR(-ENOENT)"	struct file *	ENOENT	2
+WANT=$(cat <<EOF
+$MKDIRAT	0	0	int	-	1
+$MKDIRAT	-17	-17	int	EEXIST	3
+$FILP_OPEN	0xffff<addr>	"0xffff<addr>"	struct file *	-	1
+$FILP_OPEN	ERR_PTR(-ENOENT)	"ERR_PTR(-ENOENT)"	struct file *	ENOENT	2
 filldir64	true	true	bool	-	4
 filldir64	false	false	bool	-	2
 ksys_write	4242	4242	ssize_t	-	3
