@@ -131,6 +131,34 @@ check "$k: --filter meaning different things: names both functions" \
 	grep -qE "means different things for (ksys_mmap_pgoff and ksys_write|ksys_write and \
 ksys_mmap_pgoff)" f3.err
 
+# Kernel stacks after trimming keep no frame of the tracing path: programs and trampolines
+# for fexit; rethook (6.1) or fprobe over fgraph (6.14+, so 7.2), ftrace and kprobe glue for
+# kretprobe. The JSON lists every frame, the trimmed ones marked: fexit's trampoline shows
+# the check can fail.
+tp='^(bpf_|__bpf_|fgraph_|__SCT__|function_graph|fprobe|__fprobe|rethook|arch_rethook|ftrace_|__ftrace|return_to_handler|kprobe_|kretprobe_|__kretprobe|rcu_|__rcu|migrate_)'
+record trim -e "kretprobe:$MKDIRAT" -e "fexit:$MKDIRAT" --errors
+lbrsnap report --json -i trim.data > trim.json 2> /dev/null
+check_eq "$k: --errors on kretprobe and fexit: exactly the 3 EEXIST of each" \
+"3 fexit:$MKDIRAT -17
+3 kretprobe:$MKDIRAT -17" \
+	"$(jq -r 'select(.time_ns) | "\(.spec) \(.ret)"' trim.json | sort | uniq -c | sed 's/^ *//')"
+check_eq "$k: kernel stacks after trimming: no tracing-path frame" "" \
+	"$(jq -r 'select(.time_ns) | .stack[] | select(.trimmed | not) | .sym' trim.json |
+	   sed 's/+0x.*//' | grep -E "$tp" | sort -u | paste -sd' ')"
+# The first frame kept: the syscall, except at fexit on 6.1 and 6.12, whose stacks unwind
+# from the trampoline through the traced function's own entry (do_mkdirat+0x5 / +0x9); 7.2's
+# do not show it.
+first="3 __x64_sys_mkdirat 3 $MKDIRAT"
+[ "$MKDIRAT" = do_mkdirat ] || first="6 __x64_sys_mkdirat"
+check_eq "$k: kernel stacks after trimming: the first frame kept" "$first" \
+	"$(jq -r 'select(.time_ns) | [.stack[] | select(.trimmed | not)][0].sym' trim.json |
+	   sed 's/+0x.*//' | sort | uniq -c | sort -k2 | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')"
+check_eq "$k: the trimmed frames are tracing path, fexit's records have some" \
+	"3 fexit:$MKDIRAT" "$(jq -r --arg tp "$tp" 'select(.time_ns) |
+	   select(any(.stack[]; .trimmed and (.sym // "" | test($tp)))) |
+	   select(all(.stack[]; .trimmed == (.sym // "" | sub("\\+0x.*"; "") | test($tp)))) |
+	   .spec' trim.json | sort | uniq -c | sed 's/^ *//')"
+
 # the kernel's copy of the programs: snapshot first
 "$LBRSNAP_TOP/tests/bench/xlated-distance" kprobe:$MKDIRAT kretprobe:$MKDIRAT > x.out 2>&1
 # 6.1 calls bpf_get_smp_processor_id(), 6.10+ inline it (the bench's distance section)
