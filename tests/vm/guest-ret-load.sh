@@ -31,3 +31,9 @@ kfunc() {
 MKDIRAT=$(kfunc do_mkdirat filename_mkdirat)
 RMDIR=$(kfunc do_rmdir filename_rmdir)
 FILP_OPEN=$(kfunc do_filp_open do_file_open)
+# from_kgid() calls map_id_up() up to 6.12 and map_id_range_up(map, id, 1) in 7.2, where
+# map_id_up() is no longer on getegid's path: the same u32 values.
+case $(uname -r) in
+[1-6].*) MAP_ID_UP=map_id_up ;;
+*) MAP_ID_UP=map_id_range_up ;;
+esac

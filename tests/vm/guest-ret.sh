@@ -33,7 +33,7 @@ cd "$TEST_TMP" || exit 1
 export LC_ALL=C
 k=$(uname -r | cut -d. -f1,2)
 
-FUNCS="$MKDIRAT $FILP_OPEN filldir64 ksys_write map_id_up ksys_mmap_pgoff fget"
+FUNCS="$MKDIRAT $FILP_OPEN filldir64 ksys_write $MAP_ID_UP ksys_mmap_pgoff fget"
 EVENTS=()
 for f in $FUNCS; do
 	EVENTS+=(-e "fexit:$f")
@@ -52,8 +52,8 @@ filldir64	true	true	bool	-	4
 filldir64	false	false	bool	-	2
 ksys_write	4242	4242	ssize_t	-	3
 ksys_write	-9	-9	ssize_t	EBADF	5
-map_id_up	0	0	u32	-	3
-map_id_up	4294967279	4294967279	u32	-	6
+$MAP_ID_UP	0	0	u32	-	3
+$MAP_ID_UP	4294967279	4294967279	u32	-	6
 ksys_mmap_pgoff	1099511627776	1099511627776	long unsigned int	-	1
 ksys_mmap_pgoff	18446744073709551597	"18446744073709551597"	long unsigned int	-	1
 ksys_mmap_pgoff	18446744073709551607	"18446744073709551607"	long unsigned int	-	2
