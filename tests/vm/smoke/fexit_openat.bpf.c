@@ -13,7 +13,7 @@ const volatile __u32 target_tgid;
 __u64 failed_opens;
 
 SEC("fexit/do_sys_openat2")
-int BPF_PROG(count_failed_open, int dfd, const char *filename, struct open_how *how, long ret)
+int BPF_PROG(count_failed_open, int dfd, const char *filename, struct open_how *how, int ret)
 {
 	if (bpf_get_current_pid_tgid() >> 32 != target_tgid)
 		return 0;
