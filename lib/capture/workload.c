@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,57 @@ int workload__wait(pid_t pid, int *status)
 	if (status)
 		*status = st;
 	return 0;
+}
+
+/* In a job-control stop (state T in /proc/PID/stat, after the parenthesised comm) */
+static bool stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'T';
+}
+
+int workload__end(pid_t pid, int sig, int *status)
+{
+	int st, deliver;
+
+	/*
+	 * Traced (--user-stack), it may sit in a group-stop that a signal from here would not
+	 * end, for a tracee: leave it untraced first. PTRACE_INTERRUPT makes it report a stop
+	 * (or its exit) whatever it was doing, and the detach then lets the signal act on it
+	 * as on any process. Untraced, PTRACE_INTERRUPT fails and nothing changes.
+	 */
+	if (!ptrace(PTRACE_INTERRUPT, pid, 0, 0)) {
+		for (;;) {
+			if (waitpid(pid, &st, 0) != pid)
+				return -errno;
+			if (!WIFSTOPPED(st)) {
+				if (status)
+					*status = st;
+				return 0;
+			}
+			deliver = st >> 16 ? 0 : WSTOPSIG(st);
+			if (!ptrace(PTRACE_DETACH, pid, 0, deliver))
+				break;
+		}
+	}
+	/* a stopped process keeps sig pending: continue it, as a shell's kill does a job */
+	kill(pid, sig);
+	if (stopped(pid))
+		kill(pid, SIGCONT);
+	return workload__wait(pid, status);
 }
 
 void workload__cancel(struct workload *wl)
