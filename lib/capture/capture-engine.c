@@ -102,6 +102,7 @@ struct capture {
 	__u32 batch_left;		/* records left in the batch of the poll in progress */
 	__u64 batch_end_ns;		/* ... and its deadline, CLOCK_MONOTONIC */
 	bool full;			/* --max-size reached: records no longer written */
+	__u64 max_reserve;		/* --max-size: bytes kept for the closing sections */
 };
 
 static const char *const prog_kind[] = {
@@ -208,7 +209,8 @@ static int handle_record(void *ctx, void *data, size_t size)
 	 * then exceeds the records read, and capture__finish() counts the difference lost.
 	 */
 	if (c->opts.max_size && !c->full &&
-	    lbrfile_writer__bytes(c->sink) + LBRFILE_RECORD_BYTES(size) > c->opts.max_size)
+	    lbrfile_writer__bytes(c->sink) + LBRFILE_RECORD_BYTES(size) + c->max_reserve >
+	    c->opts.max_size)
 		c->full = true;
 	if (c->full)
 		return batch_next(c);
@@ -841,6 +843,32 @@ static int check_task(const struct capture_opts *o, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * --max-size covers the whole file: the closing sections are kept room for, mostly the copy
+ * of /proc/kallsyms, measured now with an eighth more for what loads meanwhile, and 64 KiB
+ * for the counts, losses and maps. A limit leaving no room for records is refused.
+ */
+static int max_size_reserve(struct capture *c, char *err, size_t err_len)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!c->opts.max_size)
+		return 0;
+	if (ksyms__read("/proc/kallsyms", &text, &len))
+		len = 0;
+	free(text);
+	c->max_reserve = len + len / 8 + (64 << 10);
+	if (c->max_reserve + (64 << 10) <= c->opts.max_size)
+		return 0;
+	snprintf(err, err_len, "--max-size %llu leaves no room for records: the closing "
+		 "sections take up to %llu bytes here (a copy of /proc/kallsyms, the counts); "
+		 "give %llu or more", (unsigned long long)c->opts.max_size,
+		 (unsigned long long)c->max_reserve,
+		 (unsigned long long)c->max_reserve + (64 << 10));
+	return -EBADMSG;
+}
+
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
 		  size_t err_len)
 {
@@ -869,6 +897,9 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		return -ENOMEM;
 	c->opts = *opts;
 	c->slots = opts->slots ?: default_slots();
+	ret = max_size_reserve(c, err, err_len);
+	if (ret)
+		goto cleanup;
 	if (!nr_events) {
 		events = default_events;
 		nr_events = 1;
