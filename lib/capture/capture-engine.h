@@ -60,8 +60,8 @@ struct capture_opts {
 	bool no_args;			/* --no-args: records without arguments */
 	__u32 string_len;		/* --string-len: characters kept of a string argument;
 					   0: CAPTURE_DEFAULT_STRING_LEN */
-	__u64 max_size;			/* --max-size: records stop before the file passes it
-					   (the closing sections come on top); 0: no limit */
+	__u64 max_size;			/* --max-size: records stop before the file would
+					   pass it, closing sections included; 0: no limit */
 	int verbose;
 };
 

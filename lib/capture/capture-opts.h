@@ -67,8 +67,8 @@ enum {
 "                          'fd == 3 && ret == -EBADF', 'filename == \"/tmp/*\"'\n" \
 "      --no-args           records without the arguments of the attach point\n"	\
 "      --string-len N      characters kept of a string argument (default 64, max 1024)\n" \
-"      --max-size SIZE     stop once the records would take the capture file past SIZE\n" \
-"                          bytes (K, M, G suffixes; the closing sections come on top)\n" \
+"      --max-size SIZE     stop before the capture file would pass SIZE bytes (K, M, G\n" \
+"                          suffixes; room kept for the kallsyms copy written at the end)\n" \
 "  -v, --verbose           more messages (memory per attach point); -vv: libbpf logs\n"
 
 /*
