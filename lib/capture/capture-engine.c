@@ -828,8 +828,8 @@ static int check_task(const struct capture_opts *o, char *err, size_t err_len)
 			;
 		fclose(f);
 		if (tgid != (long)o->pid) {
-			snprintf(err, err_len, "%u is a thread of process %ld: --pid takes a process "
-				 "(--tid a thread)", o->pid, tgid);
+			snprintf(err, err_len, "%u is a thread of process %ld: --pid takes a "
+				 "process (--tid a thread)", o->pid, tgid);
 			return -EBADMSG;
 		}
 	}
