@@ -170,11 +170,26 @@ int workload__end(pid_t pid, int sig, int *status)
 				break;
 		}
 	}
-	/* a stopped process keeps sig pending: continue it, as a shell's kill does a job */
+	/*
+	 * A stopped process keeps sig pending: continue it, as a shell's kill does a stopped
+	 * job. Looked at until it exits, since a stop just let through (SIGSTOP delivered by
+	 * the detach) may take effect after the first look.
+	 */
 	kill(pid, sig);
-	if (stopped(pid))
-		kill(pid, SIGCONT);
-	return workload__wait(pid, status);
+	for (;;) {
+		int ret = waitpid(pid, &st, WNOHANG);
+
+		if (ret < 0)
+			return -errno;
+		if (ret == pid)
+			break;
+		if (stopped(pid))
+			kill(pid, SIGCONT);
+		usleep(10000);
+	}
+	if (status)
+		*status = st;
+	return 0;
 }
 
 void workload__cancel(struct workload *wl)
