@@ -44,6 +44,14 @@ struct lbrsnap_slot_ctl ctl[LBRSNAP_SLOT_POOL];
 struct {
 	__u64 matched;
 } __attribute__((aligned(64))) sample_ctl[NR_PROGS];
+/*
+ * Invocations in lbrsnap's own process, counted among the filtered ones as well: its reads
+ * and writes would feed the very attach points it consumes for (page faults, irqs, syscalls),
+ * a loop no consumer can outrun. Only lbrsnap's CPU writes them, so one counter per program.
+ */
+struct {
+	__u64 hits;
+} __attribute__((aligned(64))) self_ctl[NR_PROGS];
 struct lbrsnap_follow_stats follow_stats;
 
 const volatile __u32 ap_id[NR_PROGS];
@@ -67,6 +75,7 @@ const volatile char ap_filter_str[NR_PROGS][LBRSNAP_FILTER_STRS][LBRSNAP_FILTER_
 const volatile bool ap_filter_on[NR_PROGS];
 const volatile __u32 slot_mask;			/* slots per attach point - 1 */
 const volatile __u32 filter_pid;
+const volatile __u32 self_tgid;			/* lbrsnap's own process: never traced */
 const volatile __u32 filter_tid;
 const volatile bool filter_follow;
 const volatile bool filter_comm_on;
@@ -569,6 +578,10 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	pid_tgid = bpf_get_current_pid_tgid();
 	tgid = pid_tgid >> 32;
 	tid = (__u32)pid_tgid;
+	if (tgid == self_tgid) {
+		__sync_fetch_and_add(&self_ctl[idx].hits, 1);
+		goto filtered;
+	}
 	if (filter_pid && tgid != filter_pid)
 		goto filtered;
 	if (filter_tid && tid != filter_tid)

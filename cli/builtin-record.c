@@ -113,7 +113,8 @@ int cmd_record(int argc, char **argv)
 		goto cleanup;
 	}
 	print_summary(&res.stats, so.output);
-	ret = 0;
+	/* perf record's rule: the command's exit status (128 + its signal, like a shell) */
+	ret = record_session__exit_status(&res, "lbrsnap record", stderr);
 cleanup:
 	capture_opts__free(&so.capture);
 	return ret;

@@ -21,8 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <sys/epoll.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -44,6 +46,13 @@
 #define PROGS LBRSNAP_PROGS_PER_KIND
 #define DEFAULT_RINGBUF (8ULL << 20)
 #define DEFAULT_FOLLOW_MAX 16384
+/*
+ * A batch of records between two looks at the stop flag, the clock and the child: small
+ * enough to take milliseconds, large enough that a busy capture is not all system calls.
+ */
+#define BATCH_RECORDS 4096
+#define BATCH_NS 20000000ULL
+#define RUN_TICK_MS 100		/* the longest wait for records: LBR checks, the duration */
 
 struct ap_slot {
 	size_t obj;		/* object instance */
@@ -90,6 +99,10 @@ struct capture {
 	__u64 ustack_errs;		/* records whose user stack could not be taken */
 	int sink_err;
 	__u64 records;
+	__u32 batch_left;		/* records left in the batch of the poll in progress */
+	__u64 batch_end_ns;		/* ... and its deadline, CLOCK_MONOTONIC */
+	bool full;			/* --max-size reached: records no longer written */
+	__u64 max_reserve;		/* --max-size: bytes kept for the closing sections */
 };
 
 static const char *const prog_kind[] = {
@@ -164,11 +177,43 @@ static bool has_user_addrs(const struct lbrsnap_event *ev, const void *data, siz
 	return false;
 }
 
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Ends the batch once its budget of records or time is spent. libbpf stops consuming at a
+ * negative return, the record itself consumed; -EAGAIN is told apart from a write error by
+ * batch_left, which only this sets to 0.
+ */
+static int batch_next(struct capture *c)
+{
+	if (--c->batch_left && now_ns() < c->batch_end_ns)
+		return 0;
+	c->batch_left = 0;
+	return -EAGAIN;
+}
+
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	const struct lbrsnap_event *ev = data;
 	struct capture *c = ctx;
 	int err;
+
+	/*
+	 * Past --max-size a record is consumed and not written: the programs' emitted count
+	 * then exceeds the records read, and capture__finish() counts the difference lost.
+	 */
+	if (c->opts.max_size && !c->full &&
+	    lbrfile_writer__bytes(c->sink) + LBRFILE_RECORD_BYTES(size) + c->max_reserve >
+	    c->opts.max_size)
+		c->full = true;
+	if (c->full)
+		return batch_next(c);
 
 	/*
 	 * The program sends the argument block right after the header, where its filter read it
@@ -211,7 +256,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 	c->records++;
 	if (ev->ap < c->set.nr)
 		c->aps[ev->ap].records++;
-	return 0;
+	return batch_next(c);
 }
 
 /*
@@ -300,6 +345,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 
 	skel->rodata->slot_mask = c->slots - 1;
 	skel->rodata->filter_pid = o->pid;
+	skel->rodata->self_tgid = getpid();
 	skel->rodata->filter_tid = o->tid;
 	skel->rodata->filter_follow = o->follow;
 	if (o->comm) {
@@ -760,6 +806,69 @@ static bool has_user_probe(const struct attach_set *set)
 	return false;
 }
 
+/*
+ * -p and -t name a live process and thread, whatever the attach points: a kernel one would
+ * otherwise filter on a pid that never runs and capture nothing, silently. A command line's
+ * error (-EBADMSG, exit status 2).
+ */
+static int check_task(const struct capture_opts *o, char *err, size_t err_len)
+{
+	char path[64], line[128];
+	long tgid = -1;
+	FILE *f;
+
+	if (o->pid) {
+		snprintf(path, sizeof(path), "/proc/%u/status", o->pid);
+		f = fopen(path, "re");
+		if (!f) {
+			snprintf(err, err_len, "no process %u (--pid)", o->pid);
+			return -EBADMSG;
+		}
+		while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %ld", &tgid) != 1)
+			;
+		fclose(f);
+		if (tgid != (long)o->pid) {
+			snprintf(err, err_len, "%u is a thread of process %ld: --pid takes a "
+				 "process (--tid a thread)", o->pid, tgid);
+			return -EBADMSG;
+		}
+	}
+	if (o->tid) {
+		snprintf(path, sizeof(path), "/proc/%u/stat", o->tid);
+		if (access(path, F_OK)) {
+			snprintf(err, err_len, "no thread %u (--tid)", o->tid);
+			return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --max-size covers the whole file: the closing sections are kept room for, mostly the copy
+ * of /proc/kallsyms, measured now with an eighth more for what loads meanwhile, and 64 KiB
+ * for the counts, losses and maps. A limit leaving no room for records is refused.
+ */
+static int max_size_reserve(struct capture *c, char *err, size_t err_len)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!c->opts.max_size)
+		return 0;
+	if (ksyms__read("/proc/kallsyms", &text, &len))
+		len = 0;
+	free(text);
+	c->max_reserve = len + len / 8 + (64 << 10);
+	if (c->max_reserve + (64 << 10) <= c->opts.max_size)
+		return 0;
+	snprintf(err, err_len, "--max-size %llu leaves no room for records: the closing "
+		 "sections take up to %llu bytes here (a copy of /proc/kallsyms, the counts); "
+		 "give %llu or more", (unsigned long long)c->opts.max_size,
+		 (unsigned long long)c->max_reserve,
+		 (unsigned long long)c->max_reserve + (64 << 10));
+	return -EBADMSG;
+}
+
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
 		  size_t err_len)
 {
@@ -780,11 +889,17 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 			 LBRSNAP_MAX_SLOTS);
 		return -EINVAL;
 	}
+	ret = check_task(opts, err, err_len);
+	if (ret)
+		return ret;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	c->opts = *opts;
 	c->slots = opts->slots ?: default_slots();
+	ret = max_size_reserve(c, err, err_len);
+	if (ret)
+		goto cleanup;
 	if (!nr_events) {
 		events = default_events;
 		nr_events = 1;
@@ -1019,30 +1134,31 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms)
 {
 	__u64 before = c->records;
+	struct epoll_event ev;
 	int ret;
 
-	c->sink = w;
-	c->sink_err = 0;
 	/*
 	 * Records are submitted without a wake-up until a quarter of the buffer waits, so the
-	 * poll may time out with records ready: consume them either way.
+	 * wait may time out with records ready: consume them either way.
 	 */
-	ret = ring_buffer__poll(c->rb, timeout_ms);
-	if (ret >= 0 && !c->sink_err)
-		ret = ring_buffer__consume(c->rb);
+	if (timeout_ms && epoll_wait(ring_buffer__epoll_fd(c->rb), &ev, 1, timeout_ms) < 0 &&
+	    errno != EINTR)
+		return -errno;
+	c->sink = w;
+	c->sink_err = 0;
+	c->batch_left = BATCH_RECORDS;
+	c->batch_end_ns = now_ns() + BATCH_NS;
+	ret = ring_buffer__consume(c->rb);
 	if (c->sink_err)
 		return c->sink_err;
-	if (ret < 0 && ret != -EINTR)
+	if (ret < 0 && !(ret == -EAGAIN && !c->batch_left))
 		return ret;
 	return c->records - before;
 }
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return now_ns() / 1e9;
 }
 
 int capture__trace_exit(struct capture *c, pid_t pid)
@@ -1055,62 +1171,174 @@ int capture__trace_exit(struct capture *c, pid_t pid)
 	return 0;
 }
 
+static bool stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
 /*
  * A stop of the command traced by capture__trace_exit(). At its exit its memory is still
- * there: read its maps, which now hold every library it loaded, and let it go. Any other
- * stop (a signal) is passed on as it came.
+ * there: read its maps, which now hold every library it loaded, and let it go. A group-stop
+ * (SIGSTOP, SIGTSTP...) stays a stop: PTRACE_LISTEN leaves it stopped until a SIGCONT, as
+ * without lbrsnap. Any other stop (a signal) is passed on as it came.
  */
 static int capture__traced_stop(struct capture *c, struct lbrfile_writer *w, pid_t pid,
 				int status)
 {
-	int sig = WSTOPSIG(status), ret = 0;
+	int sig = WSTOPSIG(status), event = status >> 16, ret = 0;
 
-	if (sig == SIGTRAP && status >> 16 == PTRACE_EVENT_EXIT) {
+	if (sig == SIGTRAP && event == PTRACE_EVENT_EXIT) {
 		ret = proc_maps__reread(c->maps, pid, w);
 		ptrace(PTRACE_DETACH, pid, 0, 0);
 		return ret;
 	}
-	if (status >> 16 == PTRACE_EVENT_STOP)
-		sig = 0;
+	if (event == PTRACE_EVENT_STOP) {
+		if (stop_signal(sig))
+			ptrace(PTRACE_LISTEN, pid, 0, 0);
+		else
+			ptrace(PTRACE_CONT, pid, 0, 0);
+		return 0;
+	}
 	ptrace(PTRACE_CONT, pid, 0, sig);
+	return 0;
+}
+
+/* Reaps what the child reported; 1 when it exited (run->status), 0, or a negative errno. */
+static int capture__reap(struct capture *c, struct lbrfile_writer *w, struct capture_run *run)
+{
+	int ret;
+
+	while (waitpid(run->child, &run->status, WNOHANG) == run->child) {
+		if (!WIFSTOPPED(run->status)) {
+			run->exited = true;
+			return 1;
+		}
+		ret = capture__traced_stop(c, w, run->child, run->status);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+struct run_waiter {
+	int epfd;		/* the ring buffer's epoll set and sigfd */
+	int sigfd;		/* SIGCHLD, blocked, read here: the child's stops and exit */
+	sigset_t old;		/* the mask before, restored after */
+	sigset_t run_mask;	/* while consuming: SIGINT, SIGTERM, SIGCHLD blocked */
+	sigset_t wait_mask;	/* while waiting: SIGINT/SIGTERM handlers may run */
+};
+
+/*
+ * SIGINT, SIGTERM and SIGCHLD are blocked but while waiting (epoll_pwait), so a stop request
+ * either comes before the wait and is seen after the batch, or interrupts the wait: never
+ * lost in between. SIGCHLD stays blocked and wakes the wait through its signalfd.
+ */
+static int run_waiter__init(struct run_waiter *rw, struct capture *c)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	sigset_t block;
+	int ret;
+
+	rw->epfd = rw->sigfd = -1;
+	sigprocmask(SIG_BLOCK, NULL, &rw->old);
+	rw->run_mask = rw->old;
+	sigaddset(&rw->run_mask, SIGCHLD);
+	sigaddset(&rw->run_mask, SIGINT);
+	sigaddset(&rw->run_mask, SIGTERM);
+	if (sigprocmask(SIG_SETMASK, &rw->run_mask, NULL))
+		return -errno;
+	rw->wait_mask = rw->old;
+	sigaddset(&rw->wait_mask, SIGCHLD);
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	rw->sigfd = signalfd(-1, &block, SFD_NONBLOCK | SFD_CLOEXEC);
+	rw->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (rw->sigfd < 0 || rw->epfd < 0)
+		return -errno;
+	ev.data.fd = rw->sigfd;
+	if (epoll_ctl(rw->epfd, EPOLL_CTL_ADD, rw->sigfd, &ev))
+		return -errno;
+	ev.data.fd = ring_buffer__epoll_fd(c->rb);
+	ret = epoll_ctl(rw->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev);
+	return ret ? -errno : 0;
+}
+
+static void run_waiter__close(struct run_waiter *rw)
+{
+	if (rw->epfd >= 0)
+		close(rw->epfd);
+	if (rw->sigfd >= 0)
+		close(rw->sigfd);
+	sigprocmask(SIG_SETMASK, &rw->old, NULL);
+}
+
+static int run_waiter__wait(struct run_waiter *rw, int timeout_ms)
+{
+	struct signalfd_siginfo si;
+	struct epoll_event ev[2];
+
+	if (epoll_pwait(rw->epfd, ev, 2, timeout_ms, &rw->wait_mask) < 0 && errno != EINTR)
+		return -errno;
+	/*
+	 * A wait that found records ready returns with the signals still pending (only an
+	 * interrupted wait runs their handlers): let them in, so that a stop is seen under any
+	 * rate of records.
+	 */
+	sigprocmask(SIG_SETMASK, &rw->wait_mask, NULL);
+	sigprocmask(SIG_SETMASK, &rw->run_mask, NULL);
+	/* SIGCHLDs coalesce: the caller reaps until waitpid() has nothing more */
+	while (read(rw->sigfd, &si, sizeof(si)) == sizeof(si))
+		;
 	return 0;
 }
 
 int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run *run)
 {
-	double start = now_s(), checked = start;
-	int n;
+	double start = now_s(), checked = start, left;
+	struct run_waiter rw;
+	int n, wait_ms = 0;
 
-	for (;;) {
-		n = capture__poll(c, w, 100);
+	n = run_waiter__init(&rw, c);
+	for (; n >= 0; ) {
+		n = run_waiter__wait(&rw, wait_ms);
 		if (n < 0)
-			return n;
-		/* LBR kept on: check the events every 100 ms; polls return sooner under load */
-		if (now_s() - checked >= 0.1) {
+			break;
+		if (run->child > 0) {
+			n = capture__reap(c, w, run);
+			if (n)
+				break;
+		}
+		n = capture__poll(c, w, 0);
+		if (n < 0)
+			break;
+		/* a full batch: more is waiting, come back without sleeping */
+		wait_ms = c->batch_left ? RUN_TICK_MS : 0;
+		/* LBR kept on: check the events every 100 ms */
+		if (now_s() - checked >= RUN_TICK_MS / 1000.0) {
 			checked = now_s();
 			n = lbr_enable__check(c->lbr);
 			if (n < 0)
-				return n;
+				break;
 		}
-		if (run->child > 0 && waitpid(run->child, &run->status, WNOHANG) == run->child) {
-			if (WIFSTOPPED(run->status)) {
-				n = capture__traced_stop(c, w, run->child, run->status);
-				if (n < 0)
-					return n;
-				continue;
-			}
-			run->exited = true;
-			return 0;
-		}
+		n = 0;
+		if (c->full)
+			break;
 		if (run->stop && *run->stop) {
 			if (!run->forward_stop || run->child <= 0)
-				return 0;
+				break;
 			kill(run->child, SIGTERM);
 			*run->stop = 0;
 		}
-		if (run->duration_s && now_s() - start >= run->duration_s)
-			return 0;
+		if (run->duration_s) {
+			left = start + run->duration_s - now_s();
+			if (left <= 0)
+				break;
+			if (wait_ms > left * 1000)
+				wait_ms = left * 1000 + 1;
+		}
 	}
+	run_waiter__close(&rw);
+	return n < 0 ? n : 0;
 }
 
 __u64 capture_stats__lost(const struct capture_stats *st)
@@ -1129,7 +1357,8 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 		[LBRSNAP_LOSS_RINGBUF] = "ring buffer full",
 		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (records kept, branches dropped)",
 		[LBRSNAP_LOSS_RECURSION] = "skipped by the kernel (recursion)",
-		[LBRSNAP_LOSS_UNREAD] = "submitted by the programs but never read",
+		[LBRSNAP_LOSS_UNREAD] = "submitted by the programs but never read or not written "
+			"(--max-size)",
 		[LBRSNAP_LOSS_NESTED] = "more than 4 programs in progress on one CPU",
 	};
 	int i;
@@ -1144,6 +1373,12 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 			fprintf(out, "[ %s: LOST %llu: %s ]\n", who,
 				(unsigned long long)st->lost[i], cause[i]);
 	}
+	if (st->filtered_self)
+		fprintf(out, "[ %s: %llu of the filtered hits were lbrsnap's own process, never "
+			"traced ]\n", who, (unsigned long long)st->filtered_self);
+	if (st->max_size_hit)
+		fprintf(out, "[ %s: stopped at --max-size: records past it are counted lost, not "
+			"written ]\n", who);
 	if (st->in_flight)
 		fprintf(out, "[ %s: WARNING: %llu invocations were still running when counted; "
 			"the counts may not add up ]\n", who, (unsigned long long)st->in_flight);
@@ -1267,6 +1502,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 			lost[LBRSNAP_LOSS_UNREAD] = sum.emitted - records;
 		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION];
 		st->filtered += sum.filtered;
+		st->filtered_self += c->objs[s->obj]->bss->self_ctl[s->idx].hits;
 		st->sampled_out += sum.sampled_out;
 		st->emitted += sum.emitted;
 		for (cause = 0; cause < LBRSNAP_LOSS__MAX; cause++) {
@@ -1279,6 +1515,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		}
 	}
 	st->records = c->records;
+	st->max_size_hit = c->full;
 	st->ustack_errs = c->ustack_errs;
 	st->procs = proc_maps__nr_procs(c->maps);
 	st->procs_gone = proc_maps__nr_gone(c->maps);

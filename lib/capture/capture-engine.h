@@ -60,6 +60,8 @@ struct capture_opts {
 	bool no_args;			/* --no-args: records without arguments */
 	__u32 string_len;		/* --string-len: characters kept of a string argument;
 					   0: CAPTURE_DEFAULT_STRING_LEN */
+	__u64 max_size;			/* --max-size: records stop before the file would
+					   pass it, closing sections included; 0: no limit */
 	int verbose;
 };
 
@@ -77,6 +79,7 @@ struct capture_stats {
 	__u64 records;			/* read from the ring buffer and written */
 	__u64 hits;			/* invocations: program runs and recursion misses */
 	__u64 filtered, sampled_out;
+	__u64 filtered_self;		/* ... of filtered, invocations in lbrsnap's own process */
 	__u64 emitted;			/* records the programs submitted */
 	__u64 lost[LBRSNAP_LOSS__MAX];	/* LBRSNAP_LOSS_CLOBBERED records are kept */
 	__u64 in_flight;		/* invocations still running when counted: 0 */
@@ -87,6 +90,7 @@ struct capture_stats {
 	__u64 ustack_errs;		/* --user-stack: records whose user stack failed */
 	__u64 procs;			/* --user-stack: processes whose maps were written */
 	__u64 procs_gone;		/* ... of them, gone before their maps could be read */
+	bool max_size_hit;		/* --max-size reached: later records not written */
 	/*
 	 * Why the capture holds no kallsyms copy, 0 when it does: -ENODATA when every address
 	 * reads as zero (kernel.kptr_restrict), else the error reading /proc/kallsyms. The
@@ -119,7 +123,11 @@ int capture__trace_exit(struct capture *c, pid_t pid);
  */
 int capture__watch(struct capture *c, pid_t pid, char *err, size_t err_len);
 int capture__write_header(struct capture *c, struct lbrfile_writer *w);
-/* Returns records moved (>= 0) or a negative errno. */
+/*
+ * Moves one bounded batch of ring-buffer records into the writer, waiting up to timeout_ms
+ * for the first: a consumer whose own writes feed the attach points must still come back to
+ * check why it should stop. Returns records moved (>= 0) or a negative errno.
+ */
 int capture__poll(struct capture *c, struct lbrfile_writer *w, int timeout_ms);
 
 /* What ends capture__run(). */
@@ -132,7 +140,14 @@ struct capture_run {
 	bool exited;			/* out: the child was reaped */
 };
 
-/* Polls records into w until run says stop; returns 0 or a negative errno (write error). */
+/*
+ * Polls records into w until run says stop; returns 0 or a negative errno (write error).
+ * Records come in bounded batches, and between two of them the stop flag, the duration,
+ * --max-size and the child are checked: a stop is seen within a batch (milliseconds)
+ * whatever the event rate. A traced child's stops (--user-stack) wake it at once
+ * (signalfd), so a command taking many signals runs at its speed; its group-stops stay
+ * stopped (PTRACE_LISTEN), as they would without lbrsnap.
+ */
 int capture__run(struct capture *c, struct lbrfile_writer *w, struct capture_run *run);
 int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_stats *st);
 void capture__close(struct capture *c);

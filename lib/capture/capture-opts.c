@@ -43,6 +43,31 @@ static int parse_size(const char *who, const char *s, __u64 *out)
 	return -EINVAL;
 }
 
+/* --max-size: bytes, with a K, M or G suffix; at least a page, so the header fits */
+static int parse_max_size(const char *who, const char *s, __u64 *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		shift = 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		shift = 20, end++;
+	else if (*end == 'g' || *end == 'G')
+		shift = 30, end++;
+	if (errno || end == s || *end || s[0] == '-' || v > (~0ULL >> 1) >> shift ||
+	    (v << shift) < 4096) {
+		fprintf(stderr, "%s: bad --max-size '%s': bytes from 4096 up, with an optional "
+			"K, M or G suffix\n", who, s);
+		return -EINVAL;
+	}
+	*out = v << shift;
+	return 0;
+}
+
 static int add_event(struct capture_opts *o, const char *spec)
 {
 	const char **ev = realloc((void *)o->events, (o->nr_events + 1) * sizeof(*ev));
@@ -190,6 +215,8 @@ int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const 
 		return 1;
 	case CAPTURE_OPT_RINGBUF:
 		return parse_size(who, arg, &o->ringbuf_bytes) ?: 1;
+	case CAPTURE_OPT_MAX_SIZE:
+		return parse_max_size(who, arg, &o->max_size) ?: 1;
 	case CAPTURE_OPT_SLOTS:
 		if (parse_u64(who, "--slots", arg, LBRSNAP_MAX_SLOTS, &v))
 			return -EINVAL;

@@ -15,7 +15,7 @@ enum {
 	CAPTURE_OPT_COMM = 0x1000, CAPTURE_OPT_ERRORS, CAPTURE_OPT_RET, CAPTURE_OPT_SAMPLE,
 	CAPTURE_OPT_STACK, CAPTURE_OPT_LBR, CAPTURE_OPT_RINGBUF, CAPTURE_OPT_SLOTS,
 	CAPTURE_OPT_FOLLOW_MAX, CAPTURE_OPT_NO_ARGS, CAPTURE_OPT_STRING_LEN,
-	CAPTURE_OPT_FILTER, CAPTURE_OPT_USER_STACK,
+	CAPTURE_OPT_FILTER, CAPTURE_OPT_USER_STACK, CAPTURE_OPT_MAX_SIZE,
 };
 
 #define CAPTURE_SHORT_OPTIONS "e:p:t:j:v"
@@ -38,6 +38,7 @@ enum {
 	{ "no-args", no_argument, NULL, CAPTURE_OPT_NO_ARGS },			\
 	{ "filter", required_argument, NULL, CAPTURE_OPT_FILTER },		\
 	{ "string-len", required_argument, NULL, CAPTURE_OPT_STRING_LEN },	\
+	{ "max-size", required_argument, NULL, CAPTURE_OPT_MAX_SIZE },		\
 	{ "verbose", no_argument, NULL, 'v' }
 
 /* The --help lines of those options. */
@@ -66,6 +67,8 @@ enum {
 "                          'fd == 3 && ret == -EBADF', 'filename == \"/tmp/*\"'\n" \
 "      --no-args           records without the arguments of the attach point\n"	\
 "      --string-len N      characters kept of a string argument (default 64, max 1024)\n" \
+"      --max-size SIZE     stop before the capture file would pass SIZE bytes (K, M, G\n" \
+"                          suffixes; room kept for the kallsyms copy written at the end)\n" \
 "  -v, --verbose           more messages (memory per attach point); -vv: libbpf logs\n"
 
 /*

@@ -152,8 +152,29 @@ cleanup:
 		workload__cancel(&wl);
 	} else if (wl.pid > 0) {
 		/* stopped before the command ended: end it, as perf record does */
-		kill(wl.pid, o->command_records ? SIGINT : SIGTERM);
-		workload__wait(wl.pid, &res->status);
+		res->ended = !workload__end(wl.pid, o->command_records ? SIGINT : SIGTERM,
+					   &res->status);
 	}
 	return ret;
+}
+
+int record_session__exit_status(const struct record_session_result *res, const char *who,
+				FILE *out)
+{
+	int sig;
+
+	if (res->ended) {
+		fprintf(out, "[ %s: the capture stopped first: the command was ended (%s) ]\n",
+			who, WIFSIGNALED(res->status) ? strsignal(WTERMSIG(res->status)) :
+			"it exited");
+		return 0;
+	}
+	if (!res->exited)
+		return 0;
+	if (WIFEXITED(res->status))
+		return WEXITSTATUS(res->status);
+	sig = WTERMSIG(res->status);
+	fprintf(out, "[ %s: the command was killed by signal %d (%s)%s ]\n", who, sig,
+		strsignal(sig), WCOREDUMP(res->status) ? ", core dumped" : "");
+	return 128 + sig;
 }

@@ -14,6 +14,7 @@
 #define LBRSNAP_RECORD_SESSION_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "capture-engine.h"
 
 struct record_session_opts {
@@ -35,7 +36,9 @@ struct record_session_opts {
 struct record_session_result {
 	struct capture_stats stats;
 	bool exited;			/* the command ran and was reaped */
-	int status;			/* its wait status, when exited */
+	bool ended;			/* ... or was ended here when the capture stopped first
+					   (duration, signal, --max-size) */
+	int status;			/* its wait status, when exited or ended */
 };
 
 /*
@@ -43,5 +46,12 @@ struct record_session_result {
  * negative errno after printing why, prefixed with o->who.
  */
 int record_session__run(const struct record_session_opts *o, struct record_session_result *res);
+/*
+ * The exit status of a recording that wrote its file, as perf record's: the command's own
+ * status, 128 + the signal that killed it (like a shell), said on out; 0 without a command
+ * or when the capture stopped first and ended the command itself (said on out too).
+ */
+int record_session__exit_status(const struct record_session_result *res, const char *who,
+				FILE *out);
 
 #endif /* LBRSNAP_RECORD_SESSION_H */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,72 @@ int workload__wait(pid_t pid, int *status)
 		/* traced (--user-stack): an event stop resumes plainly, a signal is delivered */
 		sig = st >> 16 ? 0 : WSTOPSIG(st);
 		ptrace(PTRACE_CONT, pid, 0, sig);
+	}
+	if (status)
+		*status = st;
+	return 0;
+}
+
+/* In a job-control stop (state T in /proc/PID/stat, after the parenthesised comm) */
+static bool stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'T';
+}
+
+int workload__end(pid_t pid, int sig, int *status)
+{
+	int st, deliver;
+
+	/*
+	 * Traced (--user-stack), it may sit in a group-stop that a signal from here would not
+	 * end, for a tracee: leave it untraced first. PTRACE_INTERRUPT makes it report a stop
+	 * (or its exit) whatever it was doing, and the detach then lets the signal act on it
+	 * as on any process. Untraced, PTRACE_INTERRUPT fails and nothing changes.
+	 */
+	if (!ptrace(PTRACE_INTERRUPT, pid, 0, 0)) {
+		for (;;) {
+			if (waitpid(pid, &st, 0) != pid)
+				return -errno;
+			if (!WIFSTOPPED(st)) {
+				if (status)
+					*status = st;
+				return 0;
+			}
+			deliver = st >> 16 ? 0 : WSTOPSIG(st);
+			if (!ptrace(PTRACE_DETACH, pid, 0, deliver))
+				break;
+		}
+	}
+	/*
+	 * A stopped process keeps sig pending: continue it, as a shell's kill does a stopped
+	 * job. Looked at until it exits, since a stop just let through (SIGSTOP delivered by
+	 * the detach) may take effect after the first look.
+	 */
+	kill(pid, sig);
+	for (;;) {
+		int ret = waitpid(pid, &st, WNOHANG);
+
+		if (ret < 0)
+			return -errno;
+		if (ret == pid)
+			break;
+		if (stopped(pid))
+			kill(pid, SIGCONT);
+		usleep(10000);
 	}
 	if (status)
 		*status = st;

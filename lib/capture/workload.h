@@ -32,5 +32,10 @@ void workload__cancel(struct workload *wl);
  * traced (capture__trace_exit()) are resumed, its signals delivered. 0 or -errno.
  */
 int workload__wait(pid_t pid, int *status);
+/*
+ * Ends the command before it exited: sends sig, untraced first if it is traced, and waits
+ * for it into *status (may be NULL). A stopped command ends too, as without tracing.
+ */
+int workload__end(pid_t pid, int sig, int *status);
 
 #endif /* LBRSNAP_WORKLOAD_H */

@@ -685,6 +685,7 @@ struct lbrfile_writer {
 	size_t meta_len;
 	bool meta_done;
 	__u64 nr_recs;
+	__u64 bytes;		/* written so far (buffered or not): --max-size */
 	int err;		/* first write error, reported by close */
 };
 
@@ -712,6 +713,7 @@ int lbrfile_writer__create(const char *path, struct lbrfile_writer **out)
 		err = -(errno ?: EIO);
 		goto cleanup;
 	}
+	w->bytes = sizeof(hdr);
 	*out = w;
 	return 0;
 cleanup:
@@ -733,7 +735,14 @@ static int write_section(struct lbrfile_writer *w, __u32 type, const void *a, si
 	    (blen && fwrite(b, blen, 1, w->fp) != 1) ||
 	    (pad && fwrite(zero, pad, 1, w->fp) != 1))
 		w->err = -(errno ?: EIO);	/* ENOSPC says more than EIO */
+	else
+		w->bytes += sizeof(sec) + sec.size + pad;
 	return w->err;
+}
+
+__u64 lbrfile_writer__bytes(const struct lbrfile_writer *w)
+{
+	return w->bytes;
 }
 
 static int flush_meta(struct lbrfile_writer *w)

@@ -251,6 +251,10 @@ int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_poi
  * bytes in all
  */
 int lbrfile_writer__record(struct lbrfile_writer *w, const void *data, size_t size);
+/* Bytes of the file so far, the header and every section written (--max-size). */
+__u64 lbrfile_writer__bytes(const struct lbrfile_writer *w);
+/* The bytes a record section of size bytes adds to the file. */
+#define LBRFILE_RECORD_BYTES(size) (sizeof(struct lbrfile_section) + (((size) + 7) & ~7ULL))
 int lbrfile_writer__syscall(struct lbrfile_writer *w, const struct lbr_syscall *sc);
 int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss cause,
 			 __u64 count);

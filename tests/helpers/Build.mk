@@ -44,6 +44,12 @@ $(OUT)/tests/helpers/ustack-load: $(OUT)/tests/helpers/ustack-load.o
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 ALL_TARGETS += $(OUT)/tests/helpers/ustack-load
+
+$(OUT)/tests/helpers/timer-load: $(OUT)/tests/helpers/timer-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+ALL_TARGETS += $(OUT)/tests/helpers/timer-load
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
 	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
 	$(OUT)/tests/helpers/uprobe-load
