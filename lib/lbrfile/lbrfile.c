@@ -699,7 +699,8 @@ int lbrfile_writer__create(const char *path, struct lbrfile_writer **out)
 	if (!w)
 		return -ENOMEM;
 	w->out = (struct out_file)OUT_FILE_INIT;
-	err = out_file__open(&w->out, path);
+	/* sections only ever follow one another: a FIFO gets them as they come */
+	err = out_file__open_stream(&w->out, path);
 	if (err)
 		goto cleanup;
 	w->fp = out_file__stdio(&w->out);
@@ -866,9 +867,31 @@ int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss c
 
 int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len)
 {
+	struct lbrfile_section sec = { .type = LBRFILE_SEC_KALLSYMS, .size = len };
+	size_t pad = ALIGN(len, 8) - len;
+	static const char zero[8];
+	off_t start;
 	int err = flush_meta(w);
 
-	return err ?: write_section(w, LBRFILE_SEC_KALLSYMS, text, len, NULL, 0);
+	if (err)
+		return err;
+	/* what came before is on the disk: a failure from here on is the copy's alone */
+	if (fflush(w->fp))
+		return w->err = -(errno ?: EIO);
+	start = lseek(w->out.fd, 0, SEEK_CUR);
+	err = write_all(w->out.fd, &sec, sizeof(sec)) ?: write_all(w->out.fd, text, len) ?:
+	      write_all(w->out.fd, zero, pad);
+	if (!err)
+		return 0;
+	if ((err == -ENOSPC || err == -EDQUOT || err == -EFBIG) && start >= 0 &&
+	    !ftruncate(w->out.fd, start) && lseek(w->out.fd, start, SEEK_SET) == start)
+		return err;
+	return w->err = err;
+}
+
+int lbrfile_writer__error(const struct lbrfile_writer *w)
+{
+	return w->err;
 }
 
 int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts *counts)
