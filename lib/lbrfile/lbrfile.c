@@ -370,6 +370,30 @@ static void merge_gaps(struct lbrfile *f)
 	f->nr_gaps = n;
 }
 
+/*
+ * A file shorter than the header: empty, or the start of the magic, is what a writer killed
+ * before its first flush leaves behind (incomplete); anything else is no capture.
+ */
+static int short_header(int fd, size_t len)
+{
+	char buf[sizeof(LBRFILE_MAGIC)];
+	size_t n = len < 8 ? len : 8;
+
+	if (!len)
+		return -ENODATA;
+	if (pread(fd, buf, n, 0) != (ssize_t)n)
+		return -EIO;
+	return memcmp(buf, LBRFILE_MAGIC, n) ? -EBADMSG : -ENODATA;
+}
+
+const char *lbrfile__strerror(int err)
+{
+	if (err == -ENODATA)
+		return "incomplete capture: the file ends before its end marker (its writer was "
+		       "killed or is still running)";
+	return strerror(-err);
+}
+
 int lbrfile__open(const char *path, struct lbrfile **out)
 {
 	struct index_caps cap = {};
@@ -395,7 +419,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	}
 	f->len = st.st_size;
 	if (f->len < sizeof(*hdr)) {
-		err = -EBADMSG;
+		err = short_header(fd, f->len);
 		goto cleanup;
 	}
 	f->map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -418,8 +442,9 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		const struct lbrfile_section *sec = (const void *)((char *)f->map + off);
 
 		off += sizeof(*sec);
+		/* the file ends inside a section: cut short, as a killed writer leaves it */
 		if (sec->size > f->len - off) {
-			err = -EBADMSG;
+			err = -ENODATA;
 			goto cleanup;
 		}
 		err = index_section(f, sec, off, &cap, &ended);

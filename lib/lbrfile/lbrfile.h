@@ -195,7 +195,13 @@ struct lbr_record {
 struct lbrfile;
 
 /* Reading */
+/*
+ * Returns 0 or a negative errno: -EBADMSG for a file that is no capture or is damaged,
+ * -ENODATA for one cut short (no END: a killed run's temporary file); lbrfile__strerror()
+ * words them.
+ */
 int lbrfile__open(const char *path, struct lbrfile **out);
+const char *lbrfile__strerror(int err);
 void lbrfile__close(struct lbrfile *f);
 const char *lbrfile__meta(const struct lbrfile *f, const char *key);	/* NULL if absent */
 size_t lbrfile__nr_attach(const struct lbrfile *f);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -120,22 +122,82 @@ static int open_special(const char *path, const struct stat *st)
 	return fd;
 }
 
+/*
+ * A killed run's "PATH.tmp.XXXXXX" goes; one a live run holds never does. Each run holds
+ * an exclusive flock() on its temporary file for as long as it writes it, so a file whose
+ * lock can be taken has no writer left. The lock is taken by name and the name checked
+ * again under it, and open_tmp() checks that its file still has a name once locked.
+ */
+static void remove_leftovers(const char *path)
+{
+	char *copy = strdup(path), *dir = NULL, *dname, *base, *name = NULL;
+	struct stat st, fst;
+	struct dirent *d;
+	size_t len;
+	DIR *dp;
+	int fd;
+
+	if (!copy || !(dir = strdup(path)))
+		goto cleanup;
+	base = basename(copy);
+	len = strlen(base);
+	dname = dirname(dir);
+	dp = opendir(dname);
+	if (!dp)
+		goto cleanup;
+	while ((d = readdir(dp))) {
+		if (strncmp(d->d_name, base, len) || strncmp(d->d_name + len, ".tmp.", 5) ||
+		    strlen(d->d_name + len + 5) != 6)
+			continue;
+		free(name);
+		if (asprintf(&name, "%s/%s", dname, d->d_name) < 0) {
+			name = NULL;
+			break;
+		}
+		fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &fst) && S_ISREG(fst.st_mode) && !flock(fd, LOCK_EX | LOCK_NB) &&
+		    !lstat(name, &st) && st.st_dev == fst.st_dev && st.st_ino == fst.st_ino)
+			unlink(name);
+		close(fd);
+	}
+	closedir(dp);
+cleanup:
+	free(name);
+	free(copy);
+	free(dir);
+}
+
 /* "PATH.tmp.XXXXXX": this process's own, so two runs writing one PATH never meet there */
 static int open_tmp(struct out_file *f)
 {
+	struct stat st;
 	mode_t mask;
 	int err;
 
+	remove_leftovers(f->path);
 	if (asprintf(&f->tmp, "%s.tmp.XXXXXX", f->path) < 0) {
 		f->tmp = NULL;
 		return -ENOMEM;
 	}
-	f->fd = mkostemp(f->tmp, O_CLOEXEC);
-	if (f->fd < 0) {
-		err = -errno;
-		free(f->tmp);
-		f->tmp = NULL;
-		return err;
+	for (;;) {
+		strcpy(f->tmp + strlen(f->tmp) - 6, "XXXXXX");
+		f->fd = mkostemp(f->tmp, O_CLOEXEC);
+		if (f->fd < 0) {
+			err = -errno;
+			free(f->tmp);
+			f->tmp = NULL;
+			return err;
+		}
+		if (flock(f->fd, LOCK_EX))
+			return -errno;
+		/* another run's remove_leftovers() took it before the lock: a new one */
+		if (fstat(f->fd, &st))
+			return -errno;
+		if (st.st_nlink)
+			break;
+		close(f->fd);
 	}
 	/* mkstemp's 0600 would hide the output from other users, unlike ">" */
 	mask = umask(0);
@@ -312,14 +374,16 @@ int out_file__commit(struct out_file *f)
 		err = -errno;
 	if (!err && f->out_fd >= 0)
 		err = copy_out(f->fd, f->out_fd);
-	if (f->fp ? fclose(f->fp) : close(f->fd))
+	/* renamed while open: its lock keeps other runs' remove_leftovers() off it until then */
+	if (!err && f->tmp)
+		err = replace(f);
+	/* a file's data is on the disk by fsync(); a device's or a FIFO's close still tells */
+	if ((f->fp ? fclose(f->fp) : close(f->fd)) && !f->tmp)
 		err = err ?: -errno;
 	if (f->out_fd >= 0 && close(f->out_fd))
 		err = err ?: -errno;
 	f->fp = NULL;
 	f->fd = f->out_fd = -1;
-	if (!err && f->tmp)
-		err = replace(f);
 	if (err) {
 		/* the path stays for the caller's message; out_file__abort() frees it */
 		if (f->tmp)
