@@ -56,8 +56,8 @@ static void print_summary(const struct capture_stats *st, const char *path)
 		fprintf(stderr, "[ lbrsnap record: Captured and wrote %s (%llu records) ]\n",
 			path, (unsigned long long)st->records);
 	else
-		fprintf(stderr, "[ lbrsnap record: Captured and wrote %.3f MB %s (%llu records) ]\n",
-			stat(path, &sb) ? 0.0 : sb.st_size / 1048576.0, path,
+		fprintf(stderr, "[ lbrsnap record: Captured and wrote %.3f MB %s (%llu records) "
+			"]\n", stat(path, &sb) ? 0.0 : sb.st_size / 1048576.0, path,
 			(unsigned long long)st->records);
 	capture_stats__print(st, "lbrsnap record", stderr);
 	/* last: where LBR was off, read back from the file (gaps are rare) */
