@@ -37,11 +37,12 @@ int cmd_inject(int argc, char **argv)
 		return err < 0 ? 0 : err;
 	sig_defer__begin(&old);
 	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all, &st);
-	if (!err)
+	if (err >= 0)
 		fprintf(stderr, "lbrsnap inject: wrote %s: %llu recorded samples, %llu lbr "
-			"samples\n", cli.output, (unsigned long long)st.rec_samples,
-			(unsigned long long)st.lbr_samples);
+			"samples%s\n", cli.output, (unsigned long long)st.rec_samples,
+			(unsigned long long)st.lbr_samples,
+			err ? " (without its kallsyms copy)" : "");
 	sig_defer__end(&old, "lbrsnap inject", cli.output);
 	perf_cli__free(&cli);
-	return err ? 1 : 0;
+	return err < 0 ? 1 : 0;
 }

@@ -20,6 +20,7 @@
 #include "builtin-perf-record.h"
 #include "capture-opts.h"
 #include "lbr-stale.h"
+#include "out-file.h"
 #include "perf-merge.h"
 #include "record-session.h"
 
@@ -68,6 +69,22 @@ static char **perf_argv(const char *perf, const char *args, const char *rec, cha
 	for (i = 0; i < nr_cmd; i++)
 		argv[n++] = cmd[i];
 	return argv;
+}
+
+/* Where the steps of an output that is no regular file go: ${TMPDIR:-/tmp}, this run's own. */
+static char *temp_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (asprintf(&dir, "%s/lbrsnap-perf-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		return NULL;
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "lbrsnap perf record: %s: %s\n", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
 }
 
 struct record_args {
@@ -138,7 +155,7 @@ int perf_record_main(int argc, char **argv)
 	struct record_args a = { .output = "perf.data", .perf = "perf" };
 	struct record_session_opts so = { .command_records = true,
 					  .who = "lbrsnap perf record" };
-	char *rec = NULL, *cap = NULL, *ksyms = NULL, **pargv = NULL;
+	char *rec = NULL, *cap = NULL, *ksyms = NULL, **pargv = NULL, *dir = NULL;
 	struct record_session_result res;
 	wordexp_t we = { 0 };
 	int ret, perf_rc;
@@ -147,10 +164,19 @@ int perf_record_main(int argc, char **argv)
 	if (ret)
 		goto cleanup;
 	ret = 1;
-	if (asprintf(&rec, "%s.rec", a.output) < 0 ||
-	    asprintf(&cap, "%s.lbrsnap.data", a.output) < 0 ||
-	    asprintf(&ksyms, "%s.kallsyms", a.output) < 0)
+	if (out_file__is_stream(a.output)) {
+		/* nothing is created beside a device, FIFO or socket: the steps go elsewhere */
+		dir = temp_dir();
+		if (!dir || asprintf(&rec, "%s/perf.data.rec", dir) < 0 ||
+		    asprintf(&cap, "%s/perf.data.lbrsnap.data", dir) < 0)
+			goto cleanup;
+		fprintf(stderr, "lbrsnap perf record: %s is not a regular file: no kallsyms copy "
+			"is saved beside it\n", a.output);
+	} else if (asprintf(&rec, "%s.rec", a.output) < 0 ||
+		   asprintf(&cap, "%s.lbrsnap.data", a.output) < 0 ||
+		   asprintf(&ksyms, "%s.kallsyms", a.output) < 0) {
 		goto cleanup;
+	}
 	pargv = perf_argv(a.perf, a.perf_args, rec, argv + optind, argc - optind, &we);
 	if (!pargv)
 		goto cleanup;
@@ -161,6 +187,13 @@ int perf_record_main(int argc, char **argv)
 	so.follow = a.follow;
 	ret = record_session__run(&so, &res);
 	if (ret) {
+		/* perf's recording is whole whatever became of the capture: it stays */
+		if (!access(rec, R_OK)) {
+			fprintf(stderr, "lbrsnap perf record: the capture failed; perf record's "
+				"recording is kept in %s\n", rec);
+			unlink(cap);
+			a.keep = true;
+		}
 		/* a bad spec or --filter is the command line's error, found before any load */
 		ret = ret == -EBADMSG ? 2 : 1;
 		goto cleanup;
@@ -175,11 +208,17 @@ int perf_record_main(int argc, char **argv)
 		a.keep = true;
 		goto cleanup;
 	}
-	if (perf_merge(rec, cap, a.output, ksyms, false, NULL)) {
+	ret = perf_merge(rec, cap, a.output, ksyms, false, NULL);
+	if (ret < 0) {
 		a.keep = true;
+		ret = 1;
 		goto cleanup;
 	}
-	fprintf(stderr, "lbrsnap perf record: wrote %s and %s\n", a.output, ksyms);
+	if (ret || !ksyms)
+		fprintf(stderr, "lbrsnap perf record: wrote %s (without its kallsyms copy)\n",
+			a.output);
+	else
+		fprintf(stderr, "lbrsnap perf record: wrote %s and %s\n", a.output, ksyms);
 	capture_stats__print(&res.stats, "lbrsnap perf record", stderr);
 	if (res.stats.lbr_gaps)
 		lbr_stale__warn(stderr, "lbrsnap perf record", cap);
@@ -189,6 +228,9 @@ cleanup:
 		unlink(rec);
 		unlink(cap);
 	}
+	if (dir)
+		rmdir(dir);	/* unless something kept is in it */
+	free(dir);
 	if (a.perf_args && pargv)
 		wordfree(&we);
 	free(pargv);

@@ -41,7 +41,9 @@ int cmd_perf(int argc, char **argv)
 	if (!err)
 		fprintf(stderr, "Wrote %s%s%s\n", cli.output, cli.kallsyms ? " and " : "",
 			cli.kallsyms ? cli.kallsyms : "");
+	else if (err > 0)
+		fprintf(stderr, "Wrote %s (without its kallsyms copy)\n", cli.output);
 	sig_defer__end(&old, "lbrsnap perf", cli.output);
 	perf_cli__free(&cli);
-	return err ? 1 : 0;
+	return err < 0 ? 1 : 0;
 }

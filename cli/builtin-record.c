@@ -16,6 +16,7 @@
 #include "builtin-record.h"
 #include "capture-opts.h"
 #include "lbr-stale.h"
+#include "out-file.h"
 #include "record-session.h"
 
 static void usage(FILE *out)
@@ -47,16 +48,25 @@ static const struct option long_opts[] = {
 
 static void print_summary(const struct capture_stats *st, const char *path)
 {
+	/* a device or FIFO has no size to tell, and cannot be read back */
+	bool stream = out_file__is_stream(path);
 	struct stat sb;
 
-	if (stat(path, &sb))
-		sb.st_size = 0;
-	fprintf(stderr, "[ lbrsnap record: Captured and wrote %.3f MB %s (%llu records) ]\n",
-		sb.st_size / 1048576.0, path, (unsigned long long)st->records);
+	if (stream)
+		fprintf(stderr, "[ lbrsnap record: Captured and wrote %s (%llu records) ]\n",
+			path, (unsigned long long)st->records);
+	else
+		fprintf(stderr, "[ lbrsnap record: Captured and wrote %.3f MB %s (%llu records) "
+			"]\n", stat(path, &sb) ? 0.0 : sb.st_size / 1048576.0, path,
+			(unsigned long long)st->records);
 	capture_stats__print(st, "lbrsnap record", stderr);
 	/* last: where LBR was off, read back from the file (gaps are rare) */
-	if (st->lbr_gaps)
+	if (st->lbr_gaps && !stream)
 		lbr_stale__warn(stderr, "lbrsnap record", path);
+	else if (st->lbr_gaps)
+		fprintf(stderr, "[ lbrsnap record: WARNING: LBR was off on some CPU during the "
+			"capture: records taken then may have stale branches (lbrsnap report of "
+			"the file marks them) ]\n");
 }
 
 int cmd_record(int argc, char **argv)

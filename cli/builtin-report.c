@@ -142,7 +142,7 @@ int cmd_report(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "lbrsnap report: %s: %s\n", env.input,
 			err == -EBADMSG ? "not an lbrsnap capture, or corrupt" :
-			err == -ENODATA ? "incomplete capture (no end marker)" : strerror(-err));
+			lbrfile__strerror(err));
 		goto cleanup;
 	}
 	err = load_ksyms(&env, f, &ks);

@@ -80,6 +80,10 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 	}
 	if (no_kallsyms) {
 		cli->kallsyms = NULL;
+	} else if (!cli->kallsyms && out_file__is_stream(cli->output)) {
+		/* nothing is created beside a device, FIFO or socket */
+		fprintf(stderr, "lbrsnap %s: %s is not a regular file: no kallsyms copy is saved "
+			"beside it (--kallsyms FILE saves one)\n", cli->cmd, cli->output);
 	} else if (!cli->kallsyms) {
 		if (asprintf(&cli->kallsyms_buf, "%s.kallsyms", cli->output) < 0)
 			return 1;

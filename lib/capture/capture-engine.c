@@ -1547,6 +1547,11 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		ksyms__free(ks);
 	}
 	ret = st->kallsyms_err ? 0 : lbrfile_writer__kallsyms(w, ksyms, len);
+	/* no room for the copy on the disk: the records are kept without it, and it is said */
+	if (ret && !lbrfile_writer__error(w)) {
+		st->kallsyms_err = ret;
+		ret = 0;
+	}
 	free(ksyms);
 	return ret;
 }

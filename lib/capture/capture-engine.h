@@ -93,8 +93,9 @@ struct capture_stats {
 	bool max_size_hit;		/* --max-size reached: later records not written */
 	/*
 	 * Why the capture holds no kallsyms copy, 0 when it does: -ENODATA when every address
-	 * reads as zero (kernel.kptr_restrict), else the error reading /proc/kallsyms. The
-	 * capture is written all the same.
+	 * reads as zero (kernel.kptr_restrict), -ENOSPC (-EDQUOT, -EFBIG) when the disk had no
+	 * room for it, else the error reading /proc/kallsyms. The capture is written all the
+	 * same.
 	 */
 	int kallsyms_err;
 };

@@ -132,7 +132,12 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 			strerror(-ret));
 		goto cleanup_signals;
 	}
-	if (res->stats.kallsyms_err)
+	if (res->stats.kallsyms_err == -ENOSPC || res->stats.kallsyms_err == -EDQUOT ||
+	    res->stats.kallsyms_err == -EFBIG)
+		fprintf(stderr, "%s: '%s': no room for the kallsyms copy (%s): the records are "
+			"written without it (name them with `lbrsnap report --kallsyms FILE`)\n",
+			o->who, o->output, strerror(-res->stats.kallsyms_err));
+	else if (res->stats.kallsyms_err)
 		fprintf(stderr, "%s: /proc/kallsyms: %s: '%s' keeps no kernel symbols (name them "
 			"with `lbrsnap report --kallsyms FILE`, FILE a copy where they show)\n",
 			o->who, res->stats.kallsyms_err == -ENODATA ?

@@ -370,6 +370,30 @@ static void merge_gaps(struct lbrfile *f)
 	f->nr_gaps = n;
 }
 
+/*
+ * A file shorter than the header: empty, or the start of the magic, is what a writer killed
+ * before its first flush leaves behind (incomplete); anything else is no capture.
+ */
+static int short_header(int fd, size_t len)
+{
+	char buf[sizeof(LBRFILE_MAGIC)];
+	size_t n = len < 8 ? len : 8;
+
+	if (!len)
+		return -ENODATA;
+	if (pread(fd, buf, n, 0) != (ssize_t)n)
+		return -EIO;
+	return memcmp(buf, LBRFILE_MAGIC, n) ? -EBADMSG : -ENODATA;
+}
+
+const char *lbrfile__strerror(int err)
+{
+	if (err == -ENODATA)
+		return "incomplete capture: the file ends before its end marker (its writer was "
+		       "killed or is still running)";
+	return strerror(-err);
+}
+
 int lbrfile__open(const char *path, struct lbrfile **out)
 {
 	struct index_caps cap = {};
@@ -395,7 +419,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	}
 	f->len = st.st_size;
 	if (f->len < sizeof(*hdr)) {
-		err = -EBADMSG;
+		err = short_header(fd, f->len);
 		goto cleanup;
 	}
 	f->map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -418,8 +442,9 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		const struct lbrfile_section *sec = (const void *)((char *)f->map + off);
 
 		off += sizeof(*sec);
+		/* the file ends inside a section: cut short, as a killed writer leaves it */
 		if (sec->size > f->len - off) {
-			err = -EBADMSG;
+			err = -ENODATA;
 			goto cleanup;
 		}
 		err = index_section(f, sec, off, &cap, &ended);
@@ -700,7 +725,8 @@ int lbrfile_writer__create(const char *path, struct lbrfile_writer **out)
 	if (!w)
 		return -ENOMEM;
 	w->out = (struct out_file)OUT_FILE_INIT;
-	err = out_file__open(&w->out, path);
+	/* sections only ever follow one another: a FIFO gets them as they come */
+	err = out_file__open_stream(&w->out, path);
 	if (err)
 		goto cleanup;
 	w->fp = out_file__stdio(&w->out);
@@ -875,9 +901,31 @@ int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss c
 
 int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len)
 {
+	struct lbrfile_section sec = { .type = LBRFILE_SEC_KALLSYMS, .size = len };
+	size_t pad = ALIGN(len, 8) - len;
+	static const char zero[8];
+	off_t start;
 	int err = flush_meta(w);
 
-	return err ?: write_section(w, LBRFILE_SEC_KALLSYMS, text, len, NULL, 0);
+	if (err)
+		return err;
+	/* what came before is on the disk: a failure from here on is the copy's alone */
+	if (fflush(w->fp))
+		return w->err = -(errno ?: EIO);
+	start = lseek(w->out.fd, 0, SEEK_CUR);
+	err = write_all(w->out.fd, &sec, sizeof(sec)) ?: write_all(w->out.fd, text, len) ?:
+	      write_all(w->out.fd, zero, pad);
+	if (!err)
+		return 0;
+	if ((err == -ENOSPC || err == -EDQUOT || err == -EFBIG) && start >= 0 &&
+	    !ftruncate(w->out.fd, start) && lseek(w->out.fd, start, SEEK_SET) == start)
+		return err;
+	return w->err = err;
+}
+
+int lbrfile_writer__error(const struct lbrfile_writer *w)
+{
+	return w->err;
 }
 
 int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts *counts)

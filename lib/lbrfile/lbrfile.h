@@ -27,8 +27,9 @@
  *     END	  u64 number of RECORD sections; a file without END is incomplete
  *
  * Records come in ring-buffer order, which is not strictly time order across CPUs; use
- * lbrfile__sorted() for time order. Files are written to "<path>.tmp" and renamed by
- * lbrfile_writer__close(), so a file that exists is complete.
+ * lbrfile__sorted() for time order. Files are written under a temporary name beside the path
+ * and renamed by lbrfile_writer__close(), so a file that exists is complete (out-file.h); a
+ * character device, FIFO or socket is streamed into as the sections come.
  */
 #ifndef LBRSNAP_LBRFILE_H
 #define LBRSNAP_LBRFILE_H
@@ -194,7 +195,13 @@ struct lbr_record {
 struct lbrfile;
 
 /* Reading */
+/*
+ * Returns 0 or a negative errno: -EBADMSG for a file that is no capture or is damaged,
+ * -ENODATA for one cut short (no END: a killed run's temporary file); lbrfile__strerror()
+ * words them.
+ */
 int lbrfile__open(const char *path, struct lbrfile **out);
+const char *lbrfile__strerror(int err);
 void lbrfile__close(struct lbrfile *f);
 const char *lbrfile__meta(const struct lbrfile *f, const char *key);	/* NULL if absent */
 size_t lbrfile__nr_attach(const struct lbrfile *f);
@@ -258,7 +265,14 @@ __u64 lbrfile_writer__bytes(const struct lbrfile_writer *w);
 int lbrfile_writer__syscall(struct lbrfile_writer *w, const struct lbr_syscall *sc);
 int lbrfile_writer__loss(struct lbrfile_writer *w, __u32 ap, enum lbrsnap_loss cause,
 			 __u64 count);
+/*
+ * The KALLSYMS section. The copy is the largest section and comes last: where the disk has
+ * no room for it (-ENOSPC, -EDQUOT, -EFBIG with lbrfile_writer__error() still 0) it is cut
+ * off again and the writer goes on, so the records are kept without it.
+ */
 int lbrfile_writer__kallsyms(struct lbrfile_writer *w, const char *text, size_t len);
+/* The first write error, which every later call returns: 0 while the file is whole. */
+int lbrfile_writer__error(const struct lbrfile_writer *w);
 int lbrfile_writer__counts(struct lbrfile_writer *w, const struct lbrfile_counts *counts);
 int lbrfile_writer__lbr_gap(struct lbrfile_writer *w, const struct lbrfile_lbr_gap *gap);
 /* A MAPS section: proc, its proc->nr_maps maps and their paths (-EINVAL if malformed). */

@@ -122,7 +122,8 @@ int perf_convert(const char *cap_path, const char *out_path, const char *kallsym
 
 	err = lbrfile__open(cap_path, &cap);
 	if (err) {
-		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path, strerror(-err));
+		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path,
+			lbrfile__strerror(err));
 		return err;
 	}
 	err = perf_lbr__new(cap, cap_path, &o, &pl);
@@ -144,15 +145,13 @@ int perf_convert(const char *cap_path, const char *out_path, const char *kallsym
 		err = write_host_features(w, cap);
 	if (!err)
 		err = write_clock_features(w, cap);
-	if (!err && kallsyms_path)
-		err = perf_lbr__save_kallsyms(pl, kallsyms_path);
 	if (err)
 		goto cleanup;
 	err = perf_writer__close(w);
 	w = NULL;
-	/* no kallsyms copy without the file it belongs to */
-	if (err && kallsyms_path)
-		unlink(kallsyms_path);
+	/* no kallsyms copy without the file it belongs to; the file is whole without one */
+	if (!err && kallsyms_path && perf_lbr__save_kallsyms(pl, kallsyms_path))
+		err = 1;
 cleanup:
 	/* the reader, the writer and the kallsyms copy name their own errors */
 	if (err == -ENOMEM)

@@ -796,7 +796,8 @@ int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path)
 	if (!err)
 		err = out_file__commit(&out);
 	if (err)
-		fprintf(stderr, "%s: cannot write: %s\n", path, strerror(-err));
+		fprintf(stderr, "%s: cannot write: %s: the kallsyms copy is not saved\n", path,
+			strerror(-err));
 	out_file__abort(&out);
 	return err;
 }

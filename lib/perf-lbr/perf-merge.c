@@ -508,7 +508,8 @@ int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 		goto cleanup;
 	err = lbrfile__open(cap_path, &cap);
 	if (err) {
-		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path, strerror(-err));
+		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path,
+			lbrfile__strerror(err));
 		goto cleanup;
 	}
 	err = perf_lbr__new(cap, cap_path, &o, &m.pl);
@@ -525,17 +526,15 @@ int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 		err = copy_data(&m);
 	if (!err)
 		err = write_features(&m);
-	if (!err && kallsyms_path)
-		err = perf_lbr__save_kallsyms(m.pl, kallsyms_path);
 	if (err)
 		goto cleanup;
 	err = perf_writer__close(m.w);
 	m.w = NULL;
 	if (!err && st)
 		*st = m.st;
-	/* no kallsyms copy without the file it belongs to */
-	if (err && kallsyms_path)
-		unlink(kallsyms_path);
+	/* no kallsyms copy without the file it belongs to; the file is whole without one */
+	if (!err && kallsyms_path && perf_lbr__save_kallsyms(m.pl, kallsyms_path))
+		err = 1;
 cleanup:
 	perf_writer__abort(m.w);
 	perf_lbr__free(m.pl);

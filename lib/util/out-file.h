@@ -1,9 +1,19 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Every output lbrsnap writes (lbrsnap.data, perf.data, trace.dat, kallsyms copies) goes
- * through here: it is written under "PATH.tmp", then flushed to disk, closed and renamed
- * over PATH, so a file under its final name is always complete, whatever happens to the
- * process or the machine; on an error the temporary file is removed.
+ * through here. What is at the output path decides how it is written:
+ *
+ *  - nothing, or a regular file: the output is written under a name of this process's own
+ *    beside it ("PATH.tmp.XXXXXX", mkstemp), flushed to disk, closed and renamed over PATH,
+ *    so a file under its final name is always complete whatever happens to the process or
+ *    the machine. A previous non-empty PATH is kept as "PATH.old", as perf keeps perf.data.old.
+ *    Two runs writing one PATH never touch each other's temporary file: the last to finish
+ *    wins whole, and says that the file it found there (the other's) is now PATH.old.
+ *  - a character device, a FIFO or a socket: written where it is, never renamed over nor
+ *    created beside. Append-only writers (out_file__open_stream()) stream into it; writers
+ *    that seek back to patch their headers (perf.data, trace.dat) build the file in an
+ *    unnamed temporary file (O_TMPFILE in $TMPDIR, else memory) and copy it out at commit.
+ *  - a block device or a directory is refused, and no file is ever created in /dev.
  */
 #ifndef LBRSNAP_OUT_FILE_H
 #define LBRSNAP_OUT_FILE_H
@@ -11,26 +21,35 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct out_file {
 	char *path;		/* final name */
-	char *tmp;		/* "PATH.tmp", written until commit */
-	int fd;
+	char *tmp;		/* "PATH.tmp.XXXXXX" written until commit; NULL: not renamed */
+	int fd;			/* what the writer writes: tmp, a spool or the output itself */
 	FILE *fp;		/* set by out_file__stdio(), owns fd then */
+	int out_fd;		/* a device, FIFO or socket when fd is a spool, else -1 */
+	bool found;		/* PATH existed at open, as dev/ino */
+	dev_t dev;
+	ino_t ino;
 };
 
-#define OUT_FILE_INIT { .fd = -1 }
+#define OUT_FILE_INIT { .fd = -1, .out_fd = -1 }
 
 /*
- * Creates PATH.tmp for writing (PATH a symbolic link: next to the file it names). Returns 0
- * or a negative errno (-EISDIR: PATH is a directory); f is reset on error.
+ * Opens PATH for a writer that may seek (PATH a symbolic link: the file it names). Returns 0
+ * or a negative errno (-EISDIR: a directory; -EPERM: a block device, or a new file in /dev,
+ * said on stderr); f is reset on error. A FIFO's open waits for its reader, as the shell's.
  */
 int out_file__open(struct out_file *f, const char *path);
+/* The same for a writer that only appends: a device, FIFO or socket gets it as it comes. */
+int out_file__open_stream(struct out_file *f, const char *path);
 /* A buffered stream on the file, for writers that use stdio; NULL and errno on error. */
 FILE *out_file__stdio(struct out_file *f);
 /*
- * Flushes, fsyncs, closes and renames into place. On error the temporary file is removed,
- * and f->path still names the output until out_file__abort() releases it.
+ * Flushes, fsyncs, closes and renames into place (a device, FIFO or socket: copies the spool
+ * out, closes). On error the temporary file is removed, and f->path still names the output
+ * until out_file__abort() releases it.
  */
 int out_file__commit(struct out_file *f);
 /* Closes and removes the temporary file; safe on a reset or committed out_file. */
@@ -40,6 +59,11 @@ void out_file__abort(struct out_file *f);
  * of its inputs is refused by the front ends with this.
  */
 bool out_file__same(const char *a, const char *b);
+/*
+ * Whether path is a character device, FIFO or socket (links followed): written in place,
+ * with no file beside it (the front ends save no "PATH.kallsyms" next to it).
+ */
+bool out_file__is_stream(const char *path);
 
 /* Writes all len bytes (retrying short writes and EINTR); returns 0 or a negative errno. */
 int write_all(int fd, const void *buf, size_t len);

@@ -12,7 +12,7 @@ export PATH="$build:$build/tests/helpers:$PATH"
 
 lbrsnap record -e fexit:do_sys_openat2 --comm lbrt-pm --errors -o cap.data 2> cap.err &
 rec=$!
-for _ in $(seq 300); do [ -e cap.data.tmp ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -e cap.data.tmp.?????? ] && break; sleep 0.1; done
 # two bursts with a sleep between: the sleep is a sched_switch between lbr samples
 perf record -q -k mono -e sched:sched_switch -a -o rec.data -- sh -c \
 	'syscall-load --comm lbrt-pm --open-missing 10; sleep 0.05;
