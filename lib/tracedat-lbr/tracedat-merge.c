@@ -16,6 +16,7 @@
 #include "tracedat-input.h"
 #include "tracedat-live.h"
 #include "tracedat-merge.h"
+#include "tracedat-pages.h"
 #include "tracedat-writer.h"
 
 /* A CPU's records as their indices in the capture's time order: 4 bytes each */
@@ -383,9 +384,18 @@ static int meta_from_recording(struct merge *mg, const char *input)
 			    input, m->buffers[0].clock);
 	if (tracedat_meta__find_system(m, TRACEDAT_LBR_SYSTEM))
 		return fail(mg, -EEXIST, "%s: already has lbr events (merged before?)", input);
-	mg->in = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
+	/*
+	 * tracecmd_open() closes the handle when its CPU data do not read, and that close
+	 * dereferences NULL: the steps are taken one by one, and a handle that failed is left
+	 * unclosed (tracedat_input__read_meta() refuses such files first; this is the last line)
+	 */
+	mg->in = tracecmd_open_head(input, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!mg->in)
-		return fail(mg, -EINVAL, "%s: libtracecmd cannot open it", input);
+		return fail(mg, -EINVAL, "%s: libtracecmd cannot read its headers", input);
+	if (tracecmd_init_data(mg->in) < 0) {
+		mg->in = NULL;
+		return fail(mg, -EINVAL, "%s: libtracecmd cannot read its CPU data", input);
+	}
 	tep = tracecmd_get_tep(mg->in);
 	/* the fixed events' IDs, then one per attach point for its arguments */
 	for (i = 0; i < TRACEDAT_NR_FORMATS + (int)lbrfile__nr_attach(mg->cap) &&
@@ -446,6 +456,15 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 			if (err)
 				goto cleanup;
 		}
+		/*
+		 * kbuffer gives a length word below 4 as a size near 4 GiB: compressed pages are
+		 * not checked before (tracedat-check.h), so each event is here
+		 */
+		if (rec->size <= 0 ||
+		    (unsigned int)rec->size > mg->meta.page_size - TRACEDAT_PAGE_HEADER) {
+			err = -EMSGSIZE;
+			goto cleanup;
+		}
 		err = tracedat_pages__add(mg->pages, rec->ts, rec->data, rec->size,
 					  rec->missed_events);
 		if (err)
@@ -503,7 +522,8 @@ static int write_data(struct merge *mg)
 			if (err)
 				fail(mg, err, "buffer '%s' CPU %u: %s", mg->meta.buffers[b].name,
 				     cpu, err == -ERANGE ? "time stamps go backwards" :
-				     strerror(-err));
+				     err == -EMSGSIZE ? "an event's length word does not fit its "
+				     "page (damaged)" : strerror(-err));
 		}
 		if (b)
 			tracecmd_close(h);
