@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
+#include "capture-match.h"
 #include "lbrfile.h"
 #include "tracedat-formats.h"
 #include "tracedat-input.h"
@@ -62,6 +63,10 @@ struct merge {
 	 * copied shifted and the options left out, so the lbr events are shifted alike.
 	 */
 	long long ts_offset;
+	unsigned int flags;		/* TRACEDAT_WRITE_* */
+	struct capture_origin cap_at;	/* the capture's records' time range */
+	struct capture_origin rec_at;	/* the top buffer's recorded events' */
+	char rec_release[128];
 	char *err;
 	size_t errlen;
 };
@@ -168,6 +173,10 @@ static int collect(const struct lbr_record *rec, void *ctx)
 	}
 	if (task_table__see(&mg->tasks, rec->ev, c->nr))
 		return -ENOMEM;
+	if (!mg->cap_at.last_ns || rec->ev->time_ns < mg->cap_at.first_ns)
+		mg->cap_at.first_ns = rec->ev->time_ns;
+	if (rec->ev->time_ns > mg->cap_at.last_ns)
+		mg->cap_at.last_ns = rec->ev->time_ns;
 	c->idx[c->nr++] = idx;
 	return 0;
 }
@@ -363,6 +372,27 @@ static int meta_from_capture(struct merge *mg)
 	return err ? fail(mg, err, "out of memory") : 0;
 }
 
+/* The recording's kernel release (its UNAME option) against the capture's. */
+static int check_release(struct merge *mg, const char *input)
+{
+	struct capture_origin cap = { .release = lbrfile__meta(mg->cap, "release") };
+	struct capture_origin rec = { .release = mg->rec_release };
+	char why[256];
+	int i;
+
+	for (i = 0; i < mg->meta.nr_options; i++) {
+		const struct tracedat_option *o = &mg->meta.options[i];
+
+		if (o->id == TRACEDAT_OPT_UNAME)
+			capture_match__uname_release(o->data, o->size, mg->rec_release,
+						     sizeof(mg->rec_release));
+	}
+	if (mg->flags & TRACEDAT_WRITE_FORCE || !capture_match__check(&cap, &rec, why, sizeof(why)))
+		return 0;
+	return fail(mg, -EXDEV, "%s: not recorded with the capture: %s; --force merges all the "
+		    "same", input, why);
+}
+
 static int meta_from_recording(struct merge *mg, const char *input)
 {
 	struct tracedat_meta *m = &mg->meta;
@@ -384,6 +414,9 @@ static int meta_from_recording(struct merge *mg, const char *input)
 			    input, m->buffers[0].clock);
 	if (tracedat_meta__find_system(m, TRACEDAT_LBR_SYSTEM))
 		return fail(mg, -EEXIST, "%s: already has lbr events (merged before?)", input);
+	err = check_release(mg, input);
+	if (err)
+		return err;
 	/*
 	 * tracecmd_open() closes the handle when its CPU data do not read, and that close
 	 * dereferences NULL: the steps are taken one by one, and a handle that failed is left
@@ -470,6 +503,12 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 		if (err)
 			goto cleanup;
 		mg->st->kernel_events++;
+		if (buffer == 0) {
+			if (!mg->rec_at.last_ns || rec->ts < mg->rec_at.first_ns)
+				mg->rec_at.first_ns = rec->ts;
+			if (rec->ts > mg->rec_at.last_ns)
+				mg->rec_at.last_ns = rec->ts;
+		}
 		mg->st->kernel_missed += rec->missed_events != 0;
 		tracecmd_free_record(rec);
 		rec = tracecmd_read_data(h, cpu);
@@ -531,10 +570,36 @@ static int write_data(struct merge *mg)
 	return err;
 }
 
+/* A merge whose time ranges do not overlap is refused when known, after the copy, unwritten. */
+static int check_overlap(struct merge *mg, const char *input)
+{
+	struct capture_origin cap = mg->cap_at;
+	char why[320];
+
+	if (!input || mg->flags & TRACEDAT_WRITE_FORCE)
+		return 0;
+	/* the recorded time stamps were read shifted by the DATE and OFFSET options */
+	if (cap.last_ns) {
+		cap.first_ns += mg->ts_offset;
+		cap.last_ns += mg->ts_offset;
+	}
+	if (!capture_match__check(&cap, &mg->rec_at, why, sizeof(why)))
+		return 0;
+	return fail(mg, -EXDEV, "%s: not recorded with the capture: %s; --force merges all the "
+		    "same", input, why);
+}
+
 int tracedat__write(const char *input, const char *capture, const char *output,
 		    struct tracedat_merge_stats *st, char *err, size_t errlen)
 {
-	struct merge mg = { .st = st, .err = err, .errlen = errlen };
+	return tracedat__write_flags(input, capture, output, 0, st, err, errlen);
+}
+
+int tracedat__write_flags(const char *input, const char *capture, const char *output,
+			  unsigned int flags, struct tracedat_merge_stats *st, char *err,
+			  size_t errlen)
+{
+	struct merge mg = { .st = st, .flags = flags, .err = err, .errlen = errlen };
 	unsigned int c;
 	int ret;
 
@@ -555,7 +620,7 @@ int tracedat__write(const char *input, const char *capture, const char *output,
 		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
 		goto cleanup;
 	}
-	ret = write_data(&mg);
+	ret = write_data(&mg) ?: check_overlap(&mg, input);
 	if (ret) {
 		tracedat_writer__abort(mg.w);
 		goto cleanup;
