@@ -19,6 +19,7 @@
 #include "tracedat-merge.h"
 #include "tracedat-pages.h"
 #include "tracedat-writer.h"
+#include "text-escape.h"
 
 /* A CPU's records as their indices in the capture's time order: 4 bytes each */
 struct cpu_records {
@@ -265,7 +266,8 @@ static int add_cmdlines(struct merge *mg)
 	struct tracedat_blob add = { 0 };
 	size_t i, nr_known = 0, nr_new = 0;
 	__u32 *known = NULL;
-	char line[64];
+	char line[32 + TEXT_ESCAPE_LEN(LBRSNAP_COMM_LEN)];
+	char comm[TEXT_ESCAPE_LEN(LBRSNAP_COMM_LEN)];
 	int err;
 
 	err = cmdline_pids(cl, &known, &nr_known);
@@ -281,8 +283,11 @@ static int add_cmdlines(struct merge *mg)
 	}
 	qsort(t->v, nr_new, sizeof(*t->v), cmp_first);
 	for (i = 0; i < nr_new && !err; i++) {
-		int len = snprintf(line, sizeof(line), "%u %.*s\n", t->v[i].tid,
-				   LBRSNAP_COMM_LEN, t->v[i].comm);
+		int len;
+
+		/* one line per task: a newline in a comm would name another pid */
+		text_escape(comm, sizeof(comm), t->v[i].comm, LBRSNAP_COMM_LEN);
+		len = snprintf(line, sizeof(line), "%u %s\n", t->v[i].tid, comm);
 
 		err = tracedat_blob__append(&add, line, len);
 	}
