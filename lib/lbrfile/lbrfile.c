@@ -370,6 +370,24 @@ static void merge_gaps(struct lbrfile *f)
 	f->nr_gaps = n;
 }
 
+const char *lbrfile__strerror(int err)
+{
+	switch (err) {
+	case -EISDIR:
+		return "a directory, not a capture";
+	case -ENODEV:
+		return "not a regular file";
+	case -EMEDIUMTYPE:
+		return "not an lbrsnap capture (no " LBRFILE_MAGIC " magic)";
+	case -EBADMSG:
+		return "damaged capture (a section is cut or malformed)";
+	case -ENODATA:
+		return "incomplete capture (no end marker: its capture was killed?)";
+	default:
+		return strerror(-err);
+	}
+}
+
 int lbrfile__open(const char *path, struct lbrfile **out)
 {
 	struct index_caps cap = {};
@@ -393,9 +411,18 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		err = -errno;
 		goto cleanup;
 	}
+	/* what mmap() would call "No such device" */
+	if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
+		goto cleanup;
+	}
 	f->len = st.st_size;
 	if (f->len < sizeof(*hdr)) {
-		err = -EBADMSG;
+		char magic[8];
+
+		/* a capture cut inside its header is damaged; anything else is not one */
+		err = pread(fd, magic, 8, 0) == 8 && !memcmp(magic, LBRFILE_MAGIC, 8) ?
+		      -EBADMSG : -EMEDIUMTYPE;
 		goto cleanup;
 	}
 	f->map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -407,8 +434,11 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	hdr = f->map;
 	f->version = hdr->version;
 	/* version 1 differs only in its ATTACH sections */
-	if (memcmp(hdr->magic, LBRFILE_MAGIC, 8) || !hdr->version ||
-	    hdr->version > LBRFILE_VERSION ||
+	if (memcmp(hdr->magic, LBRFILE_MAGIC, 8)) {
+		err = -EMEDIUMTYPE;
+		goto cleanup;
+	}
+	if (!hdr->version || hdr->version > LBRFILE_VERSION ||
 	    hdr->header_size < sizeof(*hdr) || hdr->header_size > f->len) {
 		err = -EBADMSG;
 		goto cleanup;

@@ -193,8 +193,13 @@ struct lbr_record {
 
 struct lbrfile;
 
-/* Reading */
+/*
+ * Reading. lbrfile__open() returns -EISDIR for a directory, -ENODEV for another file that is
+ * not regular, -EMEDIUMTYPE for a file that is not a capture (no magic), -EBADMSG for a
+ * damaged capture, -ENODATA for an incomplete one; lbrfile__strerror() says which in words.
+ */
 int lbrfile__open(const char *path, struct lbrfile **out);
+const char *lbrfile__strerror(int err);
 void lbrfile__close(struct lbrfile *f);
 const char *lbrfile__meta(const struct lbrfile *f, const char *key);	/* NULL if absent */
 size_t lbrfile__nr_attach(const struct lbrfile *f);

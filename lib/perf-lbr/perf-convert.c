@@ -122,7 +122,8 @@ int perf_convert(const char *cap_path, const char *out_path, const char *kallsym
 
 	err = lbrfile__open(cap_path, &cap);
 	if (err) {
-		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path, strerror(-err));
+		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path,
+			lbrfile__strerror(err));
 		return err;
 	}
 	err = perf_lbr__new(cap, cap_path, &o, &pl);

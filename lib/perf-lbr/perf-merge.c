@@ -555,7 +555,8 @@ int perf_merge_flags(const char *rec_path, const char *cap_path, const char *out
 		goto cleanup;
 	err = lbrfile__open(cap_path, &cap);
 	if (err) {
-		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path, strerror(-err));
+		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path,
+			lbrfile__strerror(err));
 		goto cleanup;
 	}
 	err = perf_lbr__new(cap, cap_path, &o, &m.pl);

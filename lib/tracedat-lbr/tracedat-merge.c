@@ -190,7 +190,7 @@ static int open_capture(struct merge *mg, const char *path)
 
 	err = lbrfile__open(path, &mg->cap);
 	if (err)
-		return fail(mg, err, "%s: cannot read capture: %s", path, strerror(-err));
+		return fail(mg, err, "%s: cannot read capture: %s", path, lbrfile__strerror(err));
 	clock = lbrfile__meta(mg->cap, "clock");
 	/* "mono", "CLOCK_MONOTONIC", "monotonic": anything else cannot line up with -C mono */
 	if (clock && !strcasestr(clock, "mono"))
