@@ -5,7 +5,8 @@ damaged inputs and for the fuzz seeds:
 
   length0     the first event of the top buffer becomes one whose length word is 0
   truncate    the file cut in the middle of its last CPU's data
-  clock       the TRACECLOCK option's text becomes "[]" (no clock name)
+  clock       the trace clock text after the CPU table becomes "[]" (no clock name)
+  clock-option  the TRACECLOCK option's text becomes "[]"
   uname REL   the UNAME option's release becomes REL (another kernel build)
   small       kallsyms and printk formats left out, the CPU data moved up (a small seed)
 """
@@ -88,6 +89,12 @@ def truncate(d, f):
 
 
 def clock(d, f):
+    size = struct.unpack_from('<Q', d, f['clock'])[0]
+    p = f['clock'] + 8
+    d[p:p + size] = b'[]' + b'\0' * (size - 2)
+
+
+def clock_option(d, f):
     oid, p, size = option(d, f, 4)
     d[p:p + size] = b'[]' + b'\0' * (size - 2)
 
@@ -133,7 +140,7 @@ def main():
         out = uname(d, f, sys.argv[4])
     else:
         out = {'length0': length0, 'truncate': truncate, 'clock': clock,
-               'small': small}[edit](d, f)
+               'clock-option': clock_option, 'small': small}[edit](d, f)
     open(dst, 'wb').write(out if out is not None else d)
 
 
