@@ -12,7 +12,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbrsnap inject -i RECORDED [--lbr CAPTURE] -o MERGED [--kallsyms FILE]\n"
-		"                      [--keep-all]\n"
+		"                      [--keep-all] [--force]\n"
 		"\n"
 		"    -i, --input FILE      perf.data from `perf record -k mono ...`\n"
 		"        --lbr FILE        capture to merge in (default lbrsnap.data)\n"
@@ -22,6 +22,8 @@ static void usage(FILE *f)
 		"        --no-kallsyms     do not save the kallsyms copy\n"
 		"        --keep-all        keep the tracing path's entries in callchains and\n"
 		"                          branch stacks (as lbrsnap report --keep-all)\n"
+		"        --force           merge even a capture of another kernel release or\n"
+		"                          time range than the recording\n"
 		"    -h, --help            this text; see lbrsnap-inject(1)\n");
 }
 
@@ -36,7 +38,8 @@ int cmd_inject(int argc, char **argv)
 	if (err)
 		return err < 0 ? 0 : err;
 	sig_defer__begin(&old);
-	err = perf_merge(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all, &st);
+	err = perf_merge_flags(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all,
+			       cli.force ? PERF_MERGE_FORCE : 0, &st);
 	if (err >= 0)
 		fprintf(stderr, "lbrsnap inject: wrote %s: %llu recorded samples, %llu lbr "
 			"samples%s\n", cli.output, (unsigned long long)st.rec_samples,

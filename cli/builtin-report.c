@@ -140,9 +140,7 @@ int cmd_report(int argc, char **argv)
 		return err > 0 ? 0 : 129;
 	err = lbrfile__open(env.input, &f);
 	if (err) {
-		fprintf(stderr, "lbrsnap report: %s: %s\n", env.input,
-			err == -EBADMSG ? "not an lbrsnap capture, or corrupt" :
-			lbrfile__strerror(err));
+		fprintf(stderr, "lbrsnap report: %s: %s\n", env.input, lbrfile__strerror(err));
 		goto cleanup;
 	}
 	err = load_ksyms(&env, f, &ks);

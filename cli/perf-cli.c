@@ -41,6 +41,7 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 		{ "kallsyms", required_argument, NULL, 'k' },
 		{ "no-kallsyms", no_argument, NULL, 'K' },
 		{ "keep-all", no_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -61,6 +62,8 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 			no_kallsyms = true;
 		} else if (c == 'a') {
 			cli->keep_all = true;
+		} else if (c == 'f' && cli->with_lbr) {
+			cli->force = true;
 		} else if (c == 'h') {
 			usage(stdout);
 			return -1;

@@ -14,11 +14,12 @@ struct perf_cli {
 	const char *output;		/* -o */
 	const char *kallsyms;		/* --kallsyms, else OUTPUT.kallsyms; NULL: --no-kallsyms */
 	bool keep_all;			/* --keep-all */
+	bool force;			/* --force (inject): another release or time range */
 	char *kallsyms_buf;
 };
 
 /*
- * Parses -i, -o, --lbr, --kallsyms, --no-kallsyms, --keep-all and -h into cli (defaults set by the
+ * Parses -i, -o, --lbr, --kallsyms, --no-kallsyms, --keep-all, --force and -h into cli (defaults set by the
  * caller). Returns 0 to go on, -1 after --help, 129 for a usage error (after usage(stderr)).
  */
 int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(FILE *f));

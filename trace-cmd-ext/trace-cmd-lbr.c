@@ -31,13 +31,14 @@ static void print_stats(const char *output, const struct tracedat_merge_stats *s
 	fputc('\n', stderr);
 }
 
-int lbr__write(const char *input, const char *capture, const char *output, bool quiet)
+static int write_flags(const char *input, const char *capture, const char *output, bool quiet,
+		       unsigned int flags)
 {
 	struct tracedat_merge_stats st;
-	char err[512];
+	char err[640];
 	int ret;
 
-	ret = tracedat__write(input, capture, output, &st, err, sizeof(err));
+	ret = tracedat__write_flags(input, capture, output, flags, &st, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "trace-cmd-lbr: %s\n", err);
 		return 1;
@@ -45,6 +46,11 @@ int lbr__write(const char *input, const char *capture, const char *output, bool 
 	if (!quiet)
 		print_stats(output, &st);
 	return 0;
+}
+
+int lbr__write(const char *input, const char *capture, const char *output, bool quiet)
+{
+	return write_flags(input, capture, output, quiet, 0);
 }
 
 static const char convert_usage[] =
@@ -60,6 +66,7 @@ static const char merge_usage[] =
 	"    -i, --input <file>    file from `trace-cmd record -C mono` (v6 or v7, any buffers)\n"
 	"    -L, --lbr <file>      capture written by `lbrsnap record` (default lbrsnap.data)\n"
 	"    -o, --output <file>   merged trace.dat (default trace-lbr.dat)\n"
+	"    -f, --force           merge even if the kernel release or the time ranges differ\n"
 	"    -q, --quiet           no summary line\n";
 
 /* convert and merge share their options; merge needs -i */
@@ -70,6 +77,7 @@ static int cmd_write(int argc, char **argv, bool merge)
 		{ "lbr", required_argument, NULL, 'L' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -78,10 +86,11 @@ static int cmd_write(int argc, char **argv, bool merge)
 	const char *output = merge ? "trace-lbr.dat" : "trace.dat";
 	sigset_t old;
 	int ret;
+	unsigned int flags = 0;
 	bool quiet = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, merge ? "i:L:o:qh" : "i:o:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, merge ? "i:L:o:qfh" : "i:o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -95,10 +104,16 @@ static int cmd_write(int argc, char **argv, bool merge)
 		case 'q':
 			quiet = true;
 			break;
+		case 'f':
+			if (!merge)
+				goto bad;
+			flags |= TRACEDAT_WRITE_FORCE;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		default:
+bad:
 			fputs(usage, stderr);
 			return 129;
 		}
@@ -120,7 +135,7 @@ static int cmd_write(int argc, char **argv, bool merge)
 		return 129;
 	}
 	sig_defer__begin(&old);
-	ret = lbr__write(input, capture, output, quiet);
+	ret = write_flags(input, capture, output, quiet, flags);
 	sig_defer__end(&old, merge ? "trace-cmd-lbr merge" : "trace-cmd-lbr convert", output);
 	return ret;
 }

@@ -32,6 +32,11 @@ struct parser {
 	int depth;
 };
 
+/* '!' and '(' nested at most this deep */
+#define FILTER_MAX_DEPTH 8
+/* characters of the expression and of the token at fault quoted in an error */
+#define FILTER_ERR_TEXT 64
+
 static const char *const ops[] = { "==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "!",
 				   "(", ")" };
 
@@ -89,16 +94,23 @@ static int fail(struct parser *ps, const char *fmt, ...)
 	char why[512];
 	va_list ap;
 
+	/* a long expression or token is cut, so that the reason still fits the one line */
+	int elen = strlen(ps->expr) > FILTER_ERR_TEXT ? FILTER_ERR_TEXT : (int)strlen(ps->expr);
+	int tlen = ps->len > FILTER_ERR_TEXT ? FILTER_ERR_TEXT : (int)ps->len;
+	const char *ecut = elen < (int)strlen(ps->expr) ? "..." : "";
+	const char *tcut = tlen < (int)ps->len ? "..." : "";
+
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	if (ps->kind == T_END)
-		snprintf(ps->err, ps->err_len, "bad --filter '%s' for %s: at its end: %s",
-			 ps->expr, ps->t->spec, why);
+		snprintf(ps->err, ps->err_len, "bad --filter '%.*s%s' for %s: at its end: %s",
+			 elen, ps->expr, ecut, ps->t->spec, why);
 	else
-		snprintf(ps->err, ps->err_len, "bad --filter '%s' for %s: at column %zu ('%.*s'): %s",
-			 ps->expr, ps->t->spec, (size_t)(ps->start - ps->expr) + 1, (int)ps->len,
-			 ps->start, why);
+		snprintf(ps->err, ps->err_len,
+			 "bad --filter '%.*s%s' for %s: at column %zu ('%.*s%s'): %s",
+			 elen, ps->expr, ecut, ps->t->spec, (size_t)(ps->start - ps->expr) + 1,
+			 tlen, ps->start, tcut, why);
 	return -EINVAL;
 }
 
@@ -393,14 +405,22 @@ static int unary(struct parser *ps)
 {
 	int err;
 
+	/* '!' recurses as '(' does: both spend the depth budget, so no input exhausts the stack */
 	if (is_op(ps, "!")) {
+		if (++ps->depth > FILTER_MAX_DEPTH)
+			return fail(ps, "'!' and parentheses nested more than %d deep",
+				    FILTER_MAX_DEPTH);
 		next(ps);
 		err = unary(ps);
-		return err ?: emit(ps, (struct lbrsnap_filter_insn){ .op = LBRSNAP_FOP_NOT });
+		if (err)
+			return err;
+		ps->depth--;
+		return emit(ps, (struct lbrsnap_filter_insn){ .op = LBRSNAP_FOP_NOT });
 	}
 	if (is_op(ps, "(")) {
-		if (++ps->depth > 8)
-			return fail(ps, "parentheses nested too deep");
+		if (++ps->depth > FILTER_MAX_DEPTH)
+			return fail(ps, "'!' and parentheses nested more than %d deep",
+				    FILTER_MAX_DEPTH);
 		next(ps);
 		err = or_expr(ps);
 		if (err)

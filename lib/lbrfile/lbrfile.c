@@ -383,15 +383,26 @@ static int short_header(int fd, size_t len)
 		return -ENODATA;
 	if (pread(fd, buf, n, 0) != (ssize_t)n)
 		return -EIO;
-	return memcmp(buf, LBRFILE_MAGIC, n) ? -EBADMSG : -ENODATA;
+	return memcmp(buf, LBRFILE_MAGIC, n) ? -EMEDIUMTYPE : -ENODATA;
 }
 
 const char *lbrfile__strerror(int err)
 {
-	if (err == -ENODATA)
+	switch (err) {
+	case -EISDIR:
+		return "a directory, not a capture";
+	case -ENODEV:
+		return "not a regular file";
+	case -EMEDIUMTYPE:
+		return "not an lbrsnap capture (no " LBRFILE_MAGIC " magic)";
+	case -EBADMSG:
+		return "damaged capture (a section is cut or malformed)";
+	case -ENODATA:
 		return "incomplete capture: the file ends before its end marker (its writer was "
 		       "killed or is still running)";
-	return strerror(-err);
+	default:
+		return strerror(-err);
+	}
 }
 
 int lbrfile__open(const char *path, struct lbrfile **out)
@@ -417,6 +428,11 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		err = -errno;
 		goto cleanup;
 	}
+	/* what mmap() would call "No such device" */
+	if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
+		goto cleanup;
+	}
 	f->len = st.st_size;
 	if (f->len < sizeof(*hdr)) {
 		err = short_header(fd, f->len);
@@ -431,8 +447,11 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	hdr = f->map;
 	f->version = hdr->version;
 	/* version 1 differs only in its ATTACH sections */
-	if (memcmp(hdr->magic, LBRFILE_MAGIC, 8) || !hdr->version ||
-	    hdr->version > LBRFILE_VERSION ||
+	if (memcmp(hdr->magic, LBRFILE_MAGIC, 8)) {
+		err = -EMEDIUMTYPE;
+		goto cleanup;
+	}
+	if (!hdr->version || hdr->version > LBRFILE_VERSION ||
 	    hdr->header_size < sizeof(*hdr) || hdr->header_size > f->len) {
 		err = -EBADMSG;
 		goto cleanup;

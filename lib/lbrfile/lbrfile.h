@@ -194,11 +194,11 @@ struct lbr_record {
 
 struct lbrfile;
 
-/* Reading */
 /*
- * Returns 0 or a negative errno: -EBADMSG for a file that is no capture or is damaged,
- * -ENODATA for one cut short (no END: a killed run's temporary file); lbrfile__strerror()
- * words them.
+ * Reading. lbrfile__open() returns -EISDIR for a directory, -ENODEV for another file that is
+ * not regular, -EMEDIUMTYPE for a file that is not a capture (no magic), -EBADMSG for a
+ * damaged capture, -ENODATA for an incomplete one (cut short, no END: a killed run's
+ * temporary file); lbrfile__strerror() says which in words.
  */
 int lbrfile__open(const char *path, struct lbrfile **out);
 const char *lbrfile__strerror(int err);

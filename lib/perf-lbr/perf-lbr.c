@@ -22,6 +22,7 @@
 #include "trim.h"
 #include "perf-lbr.h"
 #include "event-fields.h"
+#include "text-escape.h"
 
 /*
  * header, stack, branches, the fixed RAW part, the call, the arguments' typed fields, the
@@ -472,6 +473,7 @@ static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
 {
 	const struct lbr_event *e = &pl->evs[ev->ap];
 	char *body = (char *)(pl->buf + 1);
+	char comm[TEXT_ESCAPE_LEN(LBRSNAP_COMM_LEN)];
 	struct comm_slot *slot;
 	size_t len, n;
 
@@ -484,11 +486,12 @@ static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
 	slot->comm[LBRSNAP_COMM_LEN - 1] = '\0';
 	if (pl->known && pl->known(ev->tid, pl->ctx))
 		return 0;
-	len = strlen(slot->comm) + 1;
+	/* perf script prints the comm as it is: a newline in it would forge a line */
+	len = text_escape(comm, sizeof(comm), slot->comm, LBRSNAP_COMM_LEN) + 1;
 	*(__u32 *)body = ev->pid;
 	*(__u32 *)(body + 4) = ev->tid;
 	memset(body + 8, 0, ALIGN(len, 8));
-	memcpy(body + 8, slot->comm, len);
+	memcpy(body + 8, comm, len);
 	n = 8 + 8 + ALIGN(len, 8);
 	n += put_trailer(e, (__u64 *)((char *)pl->buf + n), ev->pid, ev->tid, ev->time_ns,
 			 ev->cpu);

@@ -30,6 +30,7 @@
 #include "perf-convert.h"
 #include "perf-merge.h"
 #include "perf-lbr.h"
+#include "capture-match.h"
 
 #define NO_TIME		(~0ULL)
 
@@ -486,8 +487,54 @@ static int check_shape(const char *path)
 	return 0;
 }
 
+/*
+ * The recording's kernel release (HEADER_OSRELEASE) and sample time range (HEADER_SAMPLE_TIME)
+ * against the capture's.
+ */
+static int check_origin(struct merge *m, struct lbrfile *cap, const char *cap_path)
+{
+	struct capture_origin c = { .release = lbrfile__meta(cap, "release"),
+				    .first_ns = perf_lbr__first_time(m->pl),
+				    .last_ns = perf_lbr__last_time(m->pl) };
+	struct capture_origin r = { 0 };
+	char release[128] = "", why[320];
+	__u32 n;
+	size_t len;
+	void *d;
+
+	if (!perf_reader__feature(m->r, PERF_FEAT_OSRELEASE, &d, &len)) {
+		/* a perf string: its length, then the text */
+		if (len > 4) {
+			memcpy(&n, d, 4);
+			snprintf(release, sizeof(release), "%.*s",
+				 (int)(n < len - 4 ? n : len - 4), (char *)d + 4);
+			r.release = release;
+		}
+		free(d);
+	}
+	if (!perf_reader__feature(m->r, PERF_FEAT_SAMPLE_TIME, &d, &len)) {
+		if (len >= 16) {
+			memcpy(&r.first_ns, d, 8);
+			memcpy(&r.last_ns, (char *)d + 8, 8);
+		}
+		free(d);
+	}
+	if (!capture_match__check(&c, &r, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "%s: not recorded with the capture %s: %s; --force merges all the same\n",
+		m->rec_path, cap_path, why);
+	return -EXDEV;
+}
+
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)
+{
+	return perf_merge_flags(rec_path, cap_path, out_path, kallsyms_path, keep_all, 0, st);
+}
+
+int perf_merge_flags(const char *rec_path, const char *cap_path, const char *out_path,
+		     const char *kallsyms_path, bool keep_all, unsigned int flags,
+		     struct perf_merge_stats *st)
 {
 	struct perf_lbr_opts o = { .keep_all = keep_all };
 	struct lbrfile *cap = NULL;
@@ -516,6 +563,8 @@ int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 	if (err)
 		goto cleanup;
 	err = collect_tids(&m);
+	if (!err && !(flags & PERF_MERGE_FORCE))
+		err = check_origin(&m, cap, cap_path);
 	if (err)
 		goto cleanup;
 	err = perf_writer__create(out_path, perf_reader__attr_bytes(m.r), &m.w);

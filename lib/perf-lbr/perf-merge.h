@@ -21,4 +21,12 @@ struct perf_merge_stats {
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st);
 
+/* Merge even a capture of another kernel release or time (capture-match.h) */
+#define PERF_MERGE_FORCE	(1U << 0)
+
+/* perf_merge() with PERF_MERGE_* flags */
+int perf_merge_flags(const char *rec_path, const char *cap_path, const char *out_path,
+		     const char *kallsyms_path, bool keep_all, unsigned int flags,
+		     struct perf_merge_stats *st);
+
 #endif /* LBRSNAP_PERF_MERGE_H */

@@ -221,11 +221,16 @@ int perf_reader__feature(struct perf_reader *r, int bit, void **data, size_t *le
 	for (i = 0; i < bit; i++)
 		idx += perf_feat__test(r->hdr.features, i);
 	err = read_full(r->fd, &sec, sizeof(sec), table + idx * sizeof(sec));
-	if (!err && (sec.size > (1ULL << 31) || !in_file(r, sec.offset, sec.size)))
-		err = -EFBIG;
+	/* a cut file: say so, rather than strerror(EFBIG)'s "File too large" */
+	if (!err && (sec.size > (1ULL << 31) || !in_file(r, sec.offset, sec.size))) {
+		fprintf(stderr, "%s: truncated or damaged: header feature %d (%llu bytes at offset "
+			"%llu) is not inside the file\n", r->path, bit,
+			(unsigned long long)sec.size, (unsigned long long)sec.offset);
+		return -EFBIG;
+	}
 	if (err) {
 		fprintf(stderr, "%s: cannot read header feature %d: %s\n", r->path, bit,
-			strerror(-err));
+			err == -EIO ? "truncated (the file ends in its table)" : strerror(-err));
 		return err;
 	}
 	p = malloc(sec.size ? sec.size : 1);

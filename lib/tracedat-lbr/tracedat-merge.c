@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
+#include "capture-match.h"
 #include "lbrfile.h"
 #include "tracedat-formats.h"
 #include "tracedat-input.h"
 #include "tracedat-live.h"
 #include "tracedat-merge.h"
+#include "tracedat-pages.h"
 #include "tracedat-writer.h"
+#include "text-escape.h"
 
 /* A CPU's records as their indices in the capture's time order: 4 bytes each */
 struct cpu_records {
@@ -61,6 +64,10 @@ struct merge {
 	 * copied shifted and the options left out, so the lbr events are shifted alike.
 	 */
 	long long ts_offset;
+	unsigned int flags;		/* TRACEDAT_WRITE_* */
+	struct capture_origin cap_at;	/* the capture's records' time range */
+	struct capture_origin rec_at;	/* the top buffer's recorded events' */
+	char rec_release[128];
 	char *err;
 	size_t errlen;
 };
@@ -167,6 +174,10 @@ static int collect(const struct lbr_record *rec, void *ctx)
 	}
 	if (task_table__see(&mg->tasks, rec->ev, c->nr))
 		return -ENOMEM;
+	if (!mg->cap_at.last_ns || rec->ev->time_ns < mg->cap_at.first_ns)
+		mg->cap_at.first_ns = rec->ev->time_ns;
+	if (rec->ev->time_ns > mg->cap_at.last_ns)
+		mg->cap_at.last_ns = rec->ev->time_ns;
 	c->idx[c->nr++] = idx;
 	return 0;
 }
@@ -179,8 +190,7 @@ static int open_capture(struct merge *mg, const char *path)
 
 	err = lbrfile__open(path, &mg->cap);
 	if (err)
-		return fail(mg, err, "%s: cannot read capture: %s", path,
-			    lbrfile__strerror(err));
+		return fail(mg, err, "%s: cannot read capture: %s", path, lbrfile__strerror(err));
 	clock = lbrfile__meta(mg->cap, "clock");
 	/* "mono", "CLOCK_MONOTONIC", "monotonic": anything else cannot line up with -C mono */
 	if (clock && !strcasestr(clock, "mono"))
@@ -256,7 +266,8 @@ static int add_cmdlines(struct merge *mg)
 	struct tracedat_blob add = { 0 };
 	size_t i, nr_known = 0, nr_new = 0;
 	__u32 *known = NULL;
-	char line[64];
+	char line[32 + TEXT_ESCAPE_LEN(LBRSNAP_COMM_LEN)];
+	char comm[TEXT_ESCAPE_LEN(LBRSNAP_COMM_LEN)];
 	int err;
 
 	err = cmdline_pids(cl, &known, &nr_known);
@@ -272,8 +283,11 @@ static int add_cmdlines(struct merge *mg)
 	}
 	qsort(t->v, nr_new, sizeof(*t->v), cmp_first);
 	for (i = 0; i < nr_new && !err; i++) {
-		int len = snprintf(line, sizeof(line), "%u %.*s\n", t->v[i].tid,
-				   LBRSNAP_COMM_LEN, t->v[i].comm);
+		int len;
+
+		/* one line per task: a newline in a comm would name another pid */
+		text_escape(comm, sizeof(comm), t->v[i].comm, LBRSNAP_COMM_LEN);
+		len = snprintf(line, sizeof(line), "%u %s\n", t->v[i].tid, comm);
 
 		err = tracedat_blob__append(&add, line, len);
 	}
@@ -363,6 +377,27 @@ static int meta_from_capture(struct merge *mg)
 	return err ? fail(mg, err, "out of memory") : 0;
 }
 
+/* The recording's kernel release (its UNAME option) against the capture's. */
+static int check_release(struct merge *mg, const char *input)
+{
+	struct capture_origin cap = { .release = lbrfile__meta(mg->cap, "release") };
+	struct capture_origin rec = { .release = mg->rec_release };
+	char why[256];
+	int i;
+
+	for (i = 0; i < mg->meta.nr_options; i++) {
+		const struct tracedat_option *o = &mg->meta.options[i];
+
+		if (o->id == TRACEDAT_OPT_UNAME)
+			capture_match__uname_release(o->data, o->size, mg->rec_release,
+						     sizeof(mg->rec_release));
+	}
+	if (mg->flags & TRACEDAT_WRITE_FORCE || !capture_match__check(&cap, &rec, why, sizeof(why)))
+		return 0;
+	return fail(mg, -EXDEV, "%s: not recorded with the capture: %s; --force merges all the "
+		    "same", input, why);
+}
+
 static int meta_from_recording(struct merge *mg, const char *input)
 {
 	struct tracedat_meta *m = &mg->meta;
@@ -384,9 +419,21 @@ static int meta_from_recording(struct merge *mg, const char *input)
 			    input, m->buffers[0].clock);
 	if (tracedat_meta__find_system(m, TRACEDAT_LBR_SYSTEM))
 		return fail(mg, -EEXIST, "%s: already has lbr events (merged before?)", input);
-	mg->in = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
+	err = check_release(mg, input);
+	if (err)
+		return err;
+	/*
+	 * tracecmd_open() closes the handle when its CPU data do not read, and that close
+	 * dereferences NULL: the steps are taken one by one, and a handle that failed is left
+	 * unclosed (tracedat_input__read_meta() refuses such files first; this is the last line)
+	 */
+	mg->in = tracecmd_open_head(input, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!mg->in)
-		return fail(mg, -EINVAL, "%s: libtracecmd cannot open it", input);
+		return fail(mg, -EINVAL, "%s: libtracecmd cannot read its headers", input);
+	if (tracecmd_init_data(mg->in) < 0) {
+		mg->in = NULL;
+		return fail(mg, -EINVAL, "%s: libtracecmd cannot read its CPU data", input);
+	}
 	tep = tracecmd_get_tep(mg->in);
 	/* the fixed events' IDs, then one per attach point for its arguments */
 	for (i = 0; i < TRACEDAT_NR_FORMATS + (int)lbrfile__nr_attach(mg->cap) &&
@@ -447,11 +494,26 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 			if (err)
 				goto cleanup;
 		}
+		/*
+		 * kbuffer gives a length word below 4 as a size near 4 GiB: compressed pages are
+		 * not checked before (tracedat-check.h), so each event is here
+		 */
+		if (rec->size <= 0 ||
+		    (unsigned int)rec->size > mg->meta.page_size - TRACEDAT_PAGE_HEADER) {
+			err = -EMSGSIZE;
+			goto cleanup;
+		}
 		err = tracedat_pages__add(mg->pages, rec->ts, rec->data, rec->size,
 					  rec->missed_events);
 		if (err)
 			goto cleanup;
 		mg->st->kernel_events++;
+		if (buffer == 0) {
+			if (!mg->rec_at.last_ns || rec->ts < mg->rec_at.first_ns)
+				mg->rec_at.first_ns = rec->ts;
+			if (rec->ts > mg->rec_at.last_ns)
+				mg->rec_at.last_ns = rec->ts;
+		}
 		mg->st->kernel_missed += rec->missed_events != 0;
 		tracecmd_free_record(rec);
 		rec = tracecmd_read_data(h, cpu);
@@ -504,7 +566,8 @@ static int write_data(struct merge *mg)
 			if (err)
 				fail(mg, err, "buffer '%s' CPU %u: %s", mg->meta.buffers[b].name,
 				     cpu, err == -ERANGE ? "time stamps go backwards" :
-				     strerror(-err));
+				     err == -EMSGSIZE ? "an event's length word does not fit its "
+				     "page (damaged)" : strerror(-err));
 		}
 		if (b)
 			tracecmd_close(h);
@@ -512,10 +575,36 @@ static int write_data(struct merge *mg)
 	return err;
 }
 
+/* A merge whose time ranges do not overlap is refused when known, after the copy, unwritten. */
+static int check_overlap(struct merge *mg, const char *input)
+{
+	struct capture_origin cap = mg->cap_at;
+	char why[320];
+
+	if (!input || mg->flags & TRACEDAT_WRITE_FORCE)
+		return 0;
+	/* the recorded time stamps were read shifted by the DATE and OFFSET options */
+	if (cap.last_ns) {
+		cap.first_ns += mg->ts_offset;
+		cap.last_ns += mg->ts_offset;
+	}
+	if (!capture_match__check(&cap, &mg->rec_at, why, sizeof(why)))
+		return 0;
+	return fail(mg, -EXDEV, "%s: not recorded with the capture: %s; --force merges all the "
+		    "same", input, why);
+}
+
 int tracedat__write(const char *input, const char *capture, const char *output,
 		    struct tracedat_merge_stats *st, char *err, size_t errlen)
 {
-	struct merge mg = { .st = st, .err = err, .errlen = errlen };
+	return tracedat__write_flags(input, capture, output, 0, st, err, errlen);
+}
+
+int tracedat__write_flags(const char *input, const char *capture, const char *output,
+			  unsigned int flags, struct tracedat_merge_stats *st, char *err,
+			  size_t errlen)
+{
+	struct merge mg = { .st = st, .flags = flags, .err = err, .errlen = errlen };
 	unsigned int c;
 	int ret;
 
@@ -536,7 +625,7 @@ int tracedat__write(const char *input, const char *capture, const char *output,
 		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
 		goto cleanup;
 	}
-	ret = write_data(&mg);
+	ret = write_data(&mg) ?: check_overlap(&mg, input);
 	if (ret) {
 		tracedat_writer__abort(mg.w);
 		goto cleanup;

@@ -29,4 +29,12 @@ struct tracedat_merge_stats {
 int tracedat__write(const char *input, const char *capture, const char *output,
 		    struct tracedat_merge_stats *st, char *err, size_t errlen);
 
+/* Merge even a capture of another kernel release or time (capture-match.h) */
+#define TRACEDAT_WRITE_FORCE	(1U << 0)
+
+/* tracedat__write() with TRACEDAT_WRITE_* flags */
+int tracedat__write_flags(const char *input, const char *capture, const char *output,
+			  unsigned int flags, struct tracedat_merge_stats *st, char *err,
+			  size_t errlen);
+
 #endif /* LBRSNAP_TRACEDAT_MERGE_H */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include "tracedat-check.h"
 #include "tracedat-input.h"
 
 #define SEC_FL_COMPRESS	1
@@ -39,6 +40,11 @@ struct input {
 	__u64 sec[TRACEDAT_OPT_CMDLINES + 1];
 	char *top_clock;
 	long long ts_offset;
+	/* v6: a TRACECLOCK option makes libtracecmd read the clock text after the CPU table */
+	bool clock_option;
+	/* v6 instances: where each one's CPU table is */
+	__u64 *inst;
+	int nr_inst;
 };
 
 static int fail(struct input *in, const char *fmt, ...)
@@ -195,6 +201,153 @@ static bool option_kept(__u16 id)
 	}
 }
 
+static bool option_is_text(__u16 id)
+{
+	switch (id) {
+	case TRACEDAT_OPT_DATE:
+	case TRACEDAT_OPT_CPUSTAT:
+	case TRACEDAT_OPT_TRACECLOCK:
+	case TRACEDAT_OPT_UNAME:
+	case TRACEDAT_OPT_HOOK:
+	case TRACEDAT_OPT_OFFSET:
+	case TRACEDAT_OPT_VERSION:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int decompress(struct input *in, const unsigned char *src, size_t clen, void *dst,
+		      size_t ulen);
+
+/*
+ * Compressed CPU data: a chunk count, then per chunk its compressed and uncompressed sizes
+ * and its bytes; each chunk decompresses to pages, checked as uncompressed ones are. The
+ * size trace-cmd 3.1 states for them is 4 bytes short (libtracecmd reads the chunks whole):
+ * they are bounded by the file.
+ */
+static int check_chunks(struct input *in, __u64 off, __u64 size, unsigned int page_size,
+			char *why, size_t len)
+{
+	struct cursor c = { .p = in->map + off, .len = in->size - off };
+	__u32 count = get_n(&c, 4), i, clen, ulen;
+	const void *z;
+	void *buf;
+	int err;
+
+	if (!count_fits(&c, count, 8)) {
+		snprintf(why, len, "compressed CPU data with %u chunks in %llu bytes", count,
+			 (unsigned long long)size);
+		return -EINVAL;
+	}
+	for (i = 0; i < count; i++) {
+		clen = get_n(&c, 4);
+		ulen = get_n(&c, 4);
+		z = take(&c, clen);
+		if (!z || ulen > (1U << 30)) {
+			snprintf(why, len, "compressed chunk %u of the CPU data is cut or too large",
+				 i);
+			return -EINVAL;
+		}
+		buf = malloc(ulen ? ulen : 1);
+		if (!buf)
+			return -ENOMEM;
+		err = decompress(in, z, clen, buf, ulen);
+		if (err)
+			snprintf(why, len, "compressed chunk %u does not decompress", i);
+		else
+			err = tracedat_check__pages(buf, ulen, page_size, why, len);
+		free(buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* One CPU's data against the file, and its pages (decompressed if they are compressed). */
+static int check_cpu(struct input *in, const char *buffer, unsigned int cpu, __u64 off,
+		     __u64 size, unsigned int page_size, bool compressed)
+{
+	bool pages = !compressed;
+	char why[192];
+	int err;
+
+	err = tracedat_check__cpu(in->size, off, size, page_size, pages, why, sizeof(why));
+	if (!err && size)
+		err = pages ? tracedat_check__pages(in->map + off, size, page_size, why,
+						    sizeof(why)) :
+		      check_chunks(in, off, size, page_size, why, sizeof(why));
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return fail(in, "buffer '%s' CPU %u: %s", buffer, cpu, why);
+	return 0;
+}
+
+/*
+ * v7 BUFFER option after its name and clock: page size, CPU count, then per CPU its number,
+ * offset and size; at the buffer's offset a section header.
+ */
+static int check_v7_buffer(struct input *in, struct cursor *o, const char *name, __u64 at,
+			   unsigned int *nr_cpus)
+{
+	unsigned int page_size, nr, i, cpu;
+	__u64 off, size;
+	unsigned char *seen;
+	__u16 flags;
+	bool compressed;
+
+	*nr_cpus = 0;
+	if (o->len - o->off < 8)
+		return 0;
+	page_size = get_n(o, 4);
+	nr = get_n(o, 4);
+	if (at > in->size || in->size - at < 16)
+		return fail(in, "buffer '%s': its data section at offset %llu is outside the file",
+			    name, (unsigned long long)at);
+	/* the section header's flags say whether its CPU data are compressed */
+	memcpy(&flags, in->map + at + 2, 2);
+	compressed = flags & SEC_FL_COMPRESS;
+	if (!count_fits(o, nr, 20) || nr > MAX_CPUS || page_size < 256 || page_size & 7)
+		return fail(in, "buffer '%s': bad CPU table (%u CPUs, %u-byte pages)", name, nr,
+			    page_size);
+	seen = calloc(MAX_CPUS, 1);
+	if (!seen)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		cpu = get_n(o, 4);
+		off = get_n(o, 8);
+		size = get_n(o, 8);
+		if (cpu >= MAX_CPUS || seen[cpu]++) {
+			free(seen);
+			return fail(in, "buffer '%s': CPU %u is out of range or given twice", name,
+				    cpu);
+		}
+		if (check_cpu(in, name, cpu, off, size, page_size, compressed)) {
+			free(seen);
+			return -EINVAL;
+		}
+	}
+	free(seen);
+	*nr_cpus = nr;
+	return 0;
+}
+
+static int add_v6_instance(struct input *in, __u64 at)
+{
+	__u64 *n;
+
+	/* an instance's own options may name instances: a bound ends such a loop */
+	if (in->nr_inst >= 4096)
+		return fail(in, "more than 4096 buffer instances");
+	n = realloc(in->inst, (in->nr_inst + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	in->inst = n;
+	in->inst[in->nr_inst++] = at;
+	return 0;
+}
+
 /* One option list (v6: ends with a bare 0; v7: ends with DONE holding the next offset). */
 static int read_options(struct input *in, struct cursor *c, struct tracedat_meta *m, int version,
 			__u64 *next)
@@ -224,13 +377,28 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 			in->sec[id] = get_n(&o, 8);
 			continue;
 		}
+		/* libtracecmd takes these texts as C strings */
+		if (option_is_text(id) && !tracedat_check__text(o.p, size))
+			return fail(in, "option %u is not a NUL-terminated text", id);
+		if (id == TRACEDAT_OPT_TRACECLOCK) {
+			if (!tracedat_check__clock(o.p, size))
+				return fail(in, "the TRACECLOCK option names no clock: '%.*s'",
+					    (int)strnlen((const char *)o.p, size), (const char *)o.p);
+			in->clock_option = true;
+		}
 		if (id == TRACEDAT_OPT_BUFFER) {
-			get_n(&o, 8);
+			__u64 at = get_n(&o, 8);
+			unsigned int nr_buf_cpus = 0;
+
 			name = get_str(&o);
 			/* v6 buffers share the top clock; v7 ones name their own */
 			clock = version == 7 ? get_str(&o) : NULL;
 			if (o.bad || !name)
 				return fail(in, "bad BUFFER option");
+			err = version == 7 ? check_v7_buffer(in, &o, name, at, &nr_buf_cpus) :
+			      add_v6_instance(in, at);
+			if (err)
+				return err;
 			if (version == 7 && !*name) {
 				free(in->top_clock);
 				in->top_clock = strdup(clock ? clock : "");
@@ -239,12 +407,8 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 			err = tracedat_meta__add_buffer(m, name, clock ? clock : "");
 			if (err)
 				return err;
-			if (version == 7 && o.len - o.off >= 8) {
-				get_n(&o, 4);	/* page size */
-				size = get_n(&o, 4);
-				if (size > m->nr_cpus && size <= MAX_CPUS)
-					m->nr_cpus = size;
-			}
+			if (nr_buf_cpus > m->nr_cpus)
+				m->nr_cpus = nr_buf_cpus;
 			continue;
 		}
 		if (id == TRACEDAT_OPT_CPUCOUNT && size >= 4) {
@@ -330,6 +494,56 @@ static int open_section(struct input *in, __u64 off, __u16 want, struct cursor *
 	return 0;
 }
 
+/* v6 flyrecord: offset and size of each CPU's data */
+static int check_v6_cpus(struct input *in, struct cursor *c, const char *buffer,
+			 unsigned int nr_cpus, unsigned int page_size)
+{
+	__u64 off, size;
+	unsigned int cpu;
+
+	if (!count_fits(c, nr_cpus, 16))
+		return fail(in, "buffer '%s': truncated in its table of %u CPUs", buffer, nr_cpus);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		off = get_n(c, 8);
+		size = get_n(c, 8);
+		if (check_cpu(in, buffer, cpu, off, size, page_size, false))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* v6 instances: at each one's offset, maybe options, then "flyrecord" and its CPU table */
+static int check_v6_instances(struct input *in, struct tracedat_meta *m)
+{
+	struct tracedat_meta opts;
+	struct cursor c;
+	const void *tag;
+	__u64 next;
+	int i, err = 0;
+
+	for (i = 0; i < in->nr_inst && !err; i++) {
+		const char *name = i < m->nr_buffers ? m->buffers[i].name : "?";
+
+		c = (struct cursor){ .p = in->map, .len = in->size, .off = in->inst[i] };
+		if (in->inst[i] > in->size)
+			c.bad = true;
+		tag = take(&c, 10);
+		opts = (struct tracedat_meta){ .nr_cpus = m->nr_cpus };
+		if (tag && !memcmp(tag, "options", 7)) {
+			/* libtracecmd reads the instance's options again: they are checked alike */
+			err = read_options(in, &c, &opts, 6, &next);
+			tag = take(&c, 10);
+		}
+		if (!err && (!tag || memcmp(tag, "flyrecord", 9)))
+			err = fail(in, "buffer '%s': no CPU data at offset %llu", name,
+				   (unsigned long long)in->inst[i]);
+		if (!err)
+			err = check_v6_cpus(in, &c, name, opts.nr_cpus, m->page_size);
+		tracedat_meta__free(&opts);
+	}
+	return err;
+}
+
 static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 {
 	const void *tag;
@@ -354,7 +568,26 @@ static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 	}
 	if (!tag || memcmp(tag, "flyrecord", 9))
 		return fail(in, "not a flyrecord file (latency traces are not supported)");
-	return 0;
+	err = check_v6_cpus(in, c, "", m->nr_cpus, m->page_size);
+	if (err)
+		return err;
+	if (in->clock_option) {
+		/* libtracecmd reads it as a string of the size before it */
+		__u64 size = get_n(c, 8);
+		const char *text = take(c, size);
+		char *copy = text ? strndup(text, size) : NULL;
+
+		if (!text)
+			return fail(in, "truncated in the trace clock after the CPU data");
+		if (!copy)
+			return -ENOMEM;
+		err = tracedat_check__clock(copy, strlen(copy) + 1) ? 0 :
+		      fail(in, "the trace clock after the CPU data names no clock: '%s'", copy);
+		free(copy);
+		if (err)
+			return err;
+	}
+	return check_v6_instances(in, m);
 }
 
 typedef int (*section_fn)(struct cursor *c, struct tracedat_meta *m);
@@ -507,6 +740,7 @@ int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
 		ret = fail(&in, "no CPU count");
 cleanup:
 	free(in.top_clock);
+	free(in.inst);
 	munmap((void *)in.map, in.size);
 	return ret;
 }

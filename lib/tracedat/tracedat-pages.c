@@ -86,17 +86,18 @@ static int flush_page(struct tracedat_pages *p)
 int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, unsigned int len,
 			long long missed)
 {
-	unsigned int room = p->page_size - TRACEDAT_PAGE_HEADER;
-	unsigned int plen = ALIGN(len, 4U);
-	unsigned int hlen = plen <= TYPE_LEN_MAX_DATA * 4 && plen ? 4 : 8;
-	unsigned int need = hlen + plen;
+	/* in size_t: a length near 4 GiB (a damaged length word) must not wrap to a small one */
+	size_t room = p->page_size - TRACEDAT_PAGE_HEADER;
+	size_t plen = ALIGN((size_t)len, (size_t)4);
+	size_t hlen = plen <= TYPE_LEN_MAX_DATA * 4 && plen ? 4 : 8;
+	size_t need = hlen + plen;
 	unsigned char *dst;
 	__u64 delta = 0;
 	__u32 word;
 	int err;
 
 	/* the stored missed count needs 8 bytes behind the data */
-	if (need + 8 > room || !len)
+	if (!len || len > room || need + 8 > room)
 		return -E2BIG;
 	if (p->used && ts < p->last_ts)
 		return -ERANGE;
@@ -128,11 +129,11 @@ int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, un
 		delta = 0;
 	}
 	if (hlen == 4) {
-		word = plen / 4 | (__u32)delta << 5;
+		word = (__u32)plen / 4 | (__u32)delta << 5;
 		put32(dst, word);
 	} else {
 		put32(dst, (__u32)delta << 5);
-		put32(dst + 4, plen + 4);
+		put32(dst + 4, (__u32)plen + 4);
 	}
 	memcpy(dst + hlen, data, len);
 	memset(dst + hlen + len, 0, plen - len);

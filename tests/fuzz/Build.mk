@@ -25,5 +25,10 @@ $(OUT)/tests/fuzz/fuzz-plugin: $(OUT)/tests/fuzz/plugin-plugin_lbr.o \
 $(OUT)/tests/fuzz/fuzz-inject.o: CFLAGS += \
 	-DFUZZ_CAPTURE='"$(CURDIR)/tests/fuzz/corpus/lbrfile/record.data"'
 
+# the structure target edits a real recording and merges the capture of the lbrfile seeds
+$(OUT)/tests/fuzz/fuzz-tracedat-struct.o: CFLAGS += \
+	-DFUZZ_RECORDING='"$(CURDIR)/tests/fuzz/corpus/tracedat/recording-v6.dat"' \
+	-DFUZZ_CAPTURE='"$(CURDIR)/tests/fuzz/corpus/lbrfile/record.data"'
+
 .PHONY: fuzz-bins
 fuzz-bins: $(FUZZ_BINS)

@@ -43,7 +43,7 @@ capture_header() {
 meta clock mono
 meta hostname perftest
 meta machine x86_64
-meta release 6.1.0-test
+meta release $(uname -r)
 meta nr_cpus 2
 meta time_ref 1000000000 1763800000000000000
 ap fexit:vfs_read vfs_read ret

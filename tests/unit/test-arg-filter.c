@@ -87,6 +87,10 @@ static void test_errors(void)
 		{ "", "empty expression" },
 		{ "syscall == 1", "unknown name" },
 		{ "dfd = 1", "expected a comparison" },
+		{ "((((((((( dfd == 1 )))))))))", "at column 9 ('('): '!' and parentheses nested more "
+						  "than 8 deep" },
+		{ "!!!!!!!!! dfd == 1", "at column 9 ('!'): '!' and parentheses nested more than 8 "
+					"deep" },
 	};
 	struct arg_filter_prog p;
 	size_t i;
@@ -100,10 +104,28 @@ static void test_errors(void)
 	}
 }
 
+/* 100,000 '!' once overflowed the stack: the parser stops at its depth budget */
+static void test_deep_not(void)
+{
+	struct arg_filter_prog p;
+	size_t n = 100000;
+	char *expr = malloc(n + sizeof(" dfd == 1"));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(expr);
+	memset(expr, '!', n);
+	strcpy(expr + n, " dfd == 1");
+	CU_ASSERT_EQUAL(compile(expr, &p), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "at column 9 ('!'): '!' and parentheses nested more "
+					   "than 8 deep"));
+	CU_ASSERT_EQUAL(compile("!!!!!!!! dfd == 1", &p), 0);
+	free(expr);
+}
+
 static CU_TestInfo filter_tests[] = {
 	{ "postfix", test_postfix },
 	{ "strings_enums", test_strings_enums },
 	{ "errors", test_errors },
+	{ "deep_not", test_deep_not },
 	CU_TEST_INFO_NULL,
 };
 

@@ -6,6 +6,7 @@
  *
  *   synth-capture -o FILE [-k KALLSYMS] [-c CPUS] [-n RECORDS] [-s START_NS] [-e END_NS]
  *                 [-b BRANCHES] [-S STACK_DEPTH] [-P PID] [-g] [-V] [-U FILE:OFF,...]
+ *                 [-r RELEASE] [-N COMM]
  *
  * Records are spread evenly over [START, END] and round-robin over the CPUs; -g uses
  * growing gaps (2^27 - 1 ns, 2^27 ns, 1 s, 5 s, 60 s, 600 s) instead. Prints one line per
@@ -13,7 +14,9 @@
  * comm "synth-PID"), to check whose task names win in a merge. -V varies the number of
  * branches per record from 0 to BRANCHES. -U gives every record a user stack: the file
  * offsets OFF (innermost first) of FILE, mapped whole at USER_BASE in every process (a MAPS
- * section each), so its frames are named from FILE's symbols.
+ * section each), so its frames are named from FILE's symbols. -r gives the kernel release the
+ * capture names (default this machine's, as `lbrsnap record` writes it); -N the comm of every
+ * record (with -P: any bytes, a newline too, as prctl(PR_SET_NAME) allows).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include "lbrfile.h"
 
 #define USER_BASE	0x555500000000ULL
@@ -147,10 +151,12 @@ int main(int argc, char **argv)
 	char *ktext;
 	size_t klen, size;
 	unsigned int fixed_pid = 0;
+	const char *release = NULL, *comm = NULL;
+	struct utsname u;
 	int gap = 0, vary = 0;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "o:k:c:n:s:e:b:S:P:gVU:")) != -1) {
+	while ((c = getopt(argc, argv, "o:k:c:n:s:e:b:S:P:gVU:r:N:")) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'k': kpath = optarg; break;
@@ -163,6 +169,8 @@ int main(int argc, char **argv)
 		case 'P': fixed_pid = strtoul(optarg, NULL, 0); break;
 		case 'g': gap = 1; break;
 		case 'V': vary = 1; break;
+		case 'r': release = optarg; break;
+		case 'N': comm = optarg; break;
 		case 'U':
 			if (parse_user(optarg))
 				return 2;
@@ -187,7 +195,8 @@ int main(int argc, char **argv)
 	err = lbrfile_writer__meta(w, "clock", "mono") ?:
 	      lbrfile_writer__meta(w, "nr_cpus", "%u", cpus) ?:
 	      lbrfile_writer__meta(w, "hostname", "synth") ?:
-	      lbrfile_writer__meta(w, "release", "6.1.0-synth") ?:
+	      lbrfile_writer__meta(w, "release", "%s",
+				   release ?: (uname(&u) ? "6.1.0-synth" : u.release)) ?:
 	      lbrfile_writer__attach(w, &aps[0]) ?: lbrfile_writer__attach(w, &aps[1]);
 	for (i = 0; ufile && !err && i < 3; i++)
 		err = fixed_pid ? (i ? 0 : write_user_maps(w, fixed_pid)) :
@@ -206,7 +215,10 @@ int main(int argc, char **argv)
 		ev->tid = ev->pid + 100 * (i % 2);
 		if (fixed_pid)
 			ev->pid = ev->tid = fixed_pid;
-		snprintf(ev->comm, sizeof(ev->comm), "synth-%u", ev->tid);
+		if (comm)
+			strncpy(ev->comm, comm, sizeof(ev->comm) - 1);
+		else
+			snprintf(ev->comm, sizeof(ev->comm), "synth-%u", ev->tid);
 		ev->nr_branches = nbr;
 		ev->nr_stack = nstack;
 		ev->lbr_ret = nbr * LBRSNAP_BRANCH_SIZE;

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Checks of the parts of a trace.dat that libtracecmd uses without checking them: option
+ * texts, the clock option, flyrecord CPU offsets and sizes, ring-buffer pages. On failure
+ * the int functions return -EINVAL and write what is wrong into why.
+ */
+#ifndef LBRSNAP_TRACEDAT_CHECK_H
+#define LBRSNAP_TRACEDAT_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+/* A string option: NUL-terminated within its size (libtracecmd strdup()s it). */
+bool tracedat_check__text(const void *data, size_t size);
+/* A TRACECLOCK text: a string whose "[clock]" word, if any, names a clock. */
+bool tracedat_check__clock(const void *data, size_t size);
+/* One CPU's data: inside a file of file_size bytes; whole pages if pages (uncompressed). */
+int tracedat_check__cpu(size_t file_size, __u64 offset, __u64 size, unsigned int page_size,
+			bool pages, char *why, size_t len);
+/* Uncompressed CPU data: each page's commit count and every event's length within it. */
+int tracedat_check__pages(const unsigned char *data, size_t size, unsigned int page_size,
+			  char *why, size_t len);
+
+#endif /* LBRSNAP_TRACEDAT_CHECK_H */
