@@ -73,6 +73,7 @@ struct lbr_stack_ev {
 	__u32 tracing_ips;	/* __data_loc u64[]: the tracing path's (innermost) frames */
 	__u16 trimmed;		/* their number */
 	__u16 pad;
+	__u32 ips_hex;		/* __data_loc char[]: ips as "0xffffffff81... 0x...", printed */
 };
 
 struct lbr_user_stack_ev {
@@ -124,9 +125,11 @@ static const char *const formats[TRACEDAT_NR_FORMATS] = {
 	"\tfield:__data_loc char[] hook;\toffset:20;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc u64[] ips;\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc u64[] tracing_ips;\toffset:28;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned short trimmed;\toffset:32;\tsize:2;\tsigned:0;\n\n"
+	"\tfield:unsigned short trimmed;\toffset:32;\tsize:2;\tsigned:0;\n"
+	"\tfield:__data_loc char[] ips_hex;\toffset:36;\tsize:4;\tsigned:1;\n\n"
+	/* libtraceevent's __print_array() is decimal only: addresses come as text */
 	"print fmt: \"%s nr=%u trimmed=%u ips=%s\", __get_str(hook), REC->nr, REC->trimmed, "
-	PRINT_U64_ARRAY("ips") "\n",
+	"__get_str(ips_hex)\n",
 
 	"name: user_stack\nID: 30003\nformat:\n" COMMON_FIELDS
 	"\tfield:unsigned int ap;\toffset:8;\tsize:4;\tsigned:0;\n"
@@ -172,7 +175,7 @@ int tracedat_formats__check(void)
 		{ { "from", 8, 8 }, { "to", 16, 8 }, { "flags", 24, 8 }, { "idx", 32, 2 },
 		  { "nr", 34, 2 }, { "ap", 36, 4 } },
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "hook", 20, 4 }, { "ips", 24, 4 },
-		  { "tracing_ips", 28, 4 }, { "trimmed", 32, 2 } },
+		  { "tracing_ips", 28, 4 }, { "trimmed", 32, 2 }, { "ips_hex", 36, 4 } },
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "ustack_err", 16, 4 }, { "hook", 20, 4 },
 		  { "ips", 24, 4 }, { "frames", 28, 4 }, { "pid", 32, 4 } },
 	};
@@ -245,7 +248,7 @@ static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_eve
  * Scratch space for the largest event: 32 branches, the stack, the strings, or the
  * arguments; or a user stack with its names
  */
-#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
+#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 27 + \
 			 128 + LBR_RET_LEN + LBR_CALL_LEN + FRAMES_LEN + \
 			 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8))
 
@@ -293,7 +296,9 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 {
 	const struct lbrsnap_event *e = rec->ev;
 	struct lbr_stack_ev *s = (void *)buf;
-	unsigned int off = sizeof(*s);
+	char hex[LBRSNAP_MAX_STACK * 19 + 1];	/* "0x" and 16 digits and a space each */
+	unsigned int off = sizeof(*s), i;
+	size_t len = 0;
 
 	common_init(&s->c, TRACEDAT_ID_STACK, e);
 	s->ap = e->ap;
@@ -303,6 +308,11 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 	s->ips = put_tail(buf, &off, rec->stack + v->trim_stack, (e->nr_stack - v->trim_stack) * 8);
 	s->tracing_ips = put_tail(buf, &off, rec->stack, v->trim_stack * 8);
 	s->hook = put_tail(buf, &off, v->hook, strlen(v->hook) + 1);
+	hex[0] = 0;
+	for (i = v->trim_stack; i < e->nr_stack; i++)
+		len += snprintf(hex + len, sizeof(hex) - len, "%s0x%llx", len ? " " : "",
+				(unsigned long long)rec->stack[i]);
+	s->ips_hex = put_tail(buf, &off, hex, len + 1);
 	return fn(ctx, e->time_ns, buf, off);
 }
 
