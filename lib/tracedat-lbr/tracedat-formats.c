@@ -316,33 +316,56 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 	return fn(ctx, e->time_ns, buf, off);
 }
 
-/* "c+0x22 (prog) <- b+0x9 (prog) <- 0x7f..." into buf, cut at a whole frame */
+/* One frame of a user stack: "c+0x22 (prog)", "0x7f.. (libc.so.6)" or "0x7f.." */
+static void frame_text(const struct lbrfile *f, const struct lbr_record *rec, struct usyms *us,
+		       unsigned int i, char *one, size_t size)
+{
+	const struct lbrsnap_ustack *u = rec->ustack;
+	struct usym_loc loc;
+	const char *base;
+
+	memset(&loc, 0, sizeof(loc));
+	if (us)
+		usyms__lookup_pid(us, f, rec->ev->pid, u->ip[i], i > 0, &loc);
+	base = loc.path ? strrchr(loc.path, '/') : NULL;
+	base = base ? base + 1 : loc.path;
+	if (loc.name)
+		snprintf(one, size, "%s+0x%llx (%s)", loc.name, (unsigned long long)loc.off, base);
+	else if (base)
+		snprintf(one, size, "0x%llx (%s)", (unsigned long long)u->ip[i], base);
+	else
+		snprintf(one, size, "0x%llx", (unsigned long long)u->ip[i]);
+}
+
+/*
+ * "c+0x22 (prog) <- b+0x9 (prog) <- 0x7f..." into buf, cut at a whole frame; repeats
+ * collapsed and the end of the frames said, as lbrsnap report does (usyms__stack_len())
+ */
 static void user_frames(const struct lbrfile *f, const struct lbr_record *rec, struct usyms *us,
 			char *buf, size_t size)
 {
 	const struct lbrsnap_ustack *u = rec->ustack;
+	unsigned int i, j, shown;
 	size_t len = 0;
-	struct usym_loc loc;
 	char one[512];
-	const char *base;
-	unsigned int i;
 	int n;
 
 	buf[0] = 0;
-	for (i = 0; i < u->nr; i++) {
-		memset(&loc, 0, sizeof(loc));
-		if (us)
-			usyms__lookup_pid(us, f, rec->ev->pid, u->ip[i], i > 0, &loc);
-		base = loc.path ? strrchr(loc.path, '/') : NULL;
-		base = base ? base + 1 : loc.path;
-		if (loc.name)
-			snprintf(one, sizeof(one), "%s+0x%llx (%s)", loc.name,
-				 (unsigned long long)loc.off, base);
-		else if (base)
-			snprintf(one, sizeof(one), "0x%llx (%s)", (unsigned long long)u->ip[i],
-				 base);
-		else
-			snprintf(one, sizeof(one), "0x%llx", (unsigned long long)u->ip[i]);
+	shown = usyms__stack_len(f, rec->ev->pid, u->ip, u->nr);
+	for (i = 0; i < u->nr; i = j) {
+		for (j = i + 1; j < shown && u->ip[j] == u->ip[i]; j++)
+			;
+		if (i >= shown) {
+			snprintf(one, sizeof(one), "[stack cut: 0x%llx in no executable mapping, "
+				 "%u entr%s left out]", (unsigned long long)u->ip[i], u->nr - i,
+				 u->nr - i == 1 ? "y" : "ies");
+			j = u->nr;
+		} else {
+			frame_text(f, rec, us, i, one, sizeof(one));
+			if (j - i > 1)
+				snprintf(one + strlen(one), sizeof(one) - strlen(one),
+					 " <- [%u repeated frames]", j - i - 1);
+		}
 		n = snprintf(buf + len, size - len, "%s%s", i ? " <- " : "", one);
 		if (n < 0 || (size_t)n >= size - len) {
 			buf[len] = 0;
