@@ -32,6 +32,8 @@ struct parser {
 	int depth;
 };
 
+#define FILTER_MAX_DEPTH	8	/* '!' and '(' nested; the man page says it */
+
 static const char *const ops[] = { "==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "!",
 				   "(", ")" };
 
@@ -393,14 +395,16 @@ static int unary(struct parser *ps)
 {
 	int err;
 
+	/* the parser recurses per '!' and '(': both count, or 100,000 '!' end the stack */
+	if ((is_op(ps, "!") || is_op(ps, "(")) && ++ps->depth > FILTER_MAX_DEPTH)
+		return fail(ps, "'!' and '(' nested too deep: at most %d", FILTER_MAX_DEPTH);
 	if (is_op(ps, "!")) {
 		next(ps);
 		err = unary(ps);
+		ps->depth--;
 		return err ?: emit(ps, (struct lbrsnap_filter_insn){ .op = LBRSNAP_FOP_NOT });
 	}
 	if (is_op(ps, "(")) {
-		if (++ps->depth > 8)
-			return fail(ps, "parentheses nested too deep");
 		next(ps);
 		err = or_expr(ps);
 		if (err)
