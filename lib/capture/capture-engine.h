@@ -61,6 +61,8 @@ struct capture_opts {
 	__u32 string_len;		/* --string-len: characters kept of a string argument;
 					   0: CAPTURE_DEFAULT_STRING_LEN */
 	int verbose;
+	const char *who;		/* prefix of "WHO: loading N attach points" on stderr,
+					   said for many or after 1 s; NULL: silent */
 };
 
 #define CAPTURE_DEFAULT_STRING_LEN 64

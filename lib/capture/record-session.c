@@ -64,6 +64,7 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 	stop_requested = 0;
 	copts.follow = o->follow && o->argv;
 	copts.workload = o->argv != NULL;
+	copts.who = o->who;
 	if (o->argv) {
 		ret = workload__prepare(&wl, o->argv, o->who);
 		if (ret)
