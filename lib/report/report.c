@@ -339,8 +339,8 @@ static void text_notes(struct report *r, const struct lbr_record *rec)
 	if (!ev->nr_branches && !ev->nr_stack && !(ev->flags & LBRSNAP_EV_CLOBBERED)) {
 		if (ev->lbr_ret < 0 && lbr_ret_first(r, ev->lbr_ret))
 			fprintf(out, "    [no branches: bpf_get_branch_snapshot() returned %d "
-				"(%s); said once, for this record and the later ones]\n", ev->lbr_ret,
-				lbr_errno__name(-ev->lbr_ret) ?: "?");
+				"(%s); said once, for this record and the later ones]\n",
+				ev->lbr_ret, lbr_errno__name(-ev->lbr_ret) ?: "?");
 		else if (ev->lbr_ret >= 0)
 			fputs("    [no branches, no stack]\n", out);
 	}

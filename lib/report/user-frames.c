@@ -46,9 +46,10 @@ void user_frames__text(struct report *r, const struct lbr_record *rec)
 			fprintf(r->out, "      [%u repeated frames]\n", j - i - 1);
 	}
 	if (shown < u->nr)
-		fprintf(r->out, "      [stack cut: 0x%llx is in no executable mapping, code without "
-			"frame pointers; %u entr%s left out]\n", (unsigned long long)u->ip[shown],
-			u->nr - shown, u->nr - shown == 1 ? "y" : "ies");
+		fprintf(r->out, "      [stack cut: 0x%llx is in no executable mapping, code "
+			"without frame pointers; %u entr%s left out]\n",
+			(unsigned long long)u->ip[shown], u->nr - shown,
+			u->nr - shown == 1 ? "y" : "ies");
 	else if (u->nr >= LBRSNAP_MAX_USTACK)
 		fprintf(r->out, "      [stack cut: %u entries are captured at most]\n",
 			LBRSNAP_MAX_USTACK);

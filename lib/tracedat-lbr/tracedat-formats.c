@@ -245,10 +245,11 @@ static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_eve
 #define FRAMES_LEN	8192
 
 /*
- * Scratch space for the largest event: 32 branches, the stack, the strings, or the
- * arguments; or a user stack with its names
+ * Scratch space for the largest event: 32 branches, the stack (and its hex), the strings, or
+ * the arguments; or a user stack with its names
  */
-#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 27 + \
+#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + \
+			 LBRSNAP_MAX_STACK * (8 + 19) + \
 			 128 + LBR_RET_LEN + LBR_CALL_LEN + FRAMES_LEN + \
 			 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8))
 
