@@ -519,7 +519,10 @@ static void explain_load_error(struct capture *c, size_t obj, int ret, char *err
 }
 
 #define LOADING_SAY_NR	64		/* attach points from which loading is said at once */
-#define LOADING_SAY_NS	1000000000ULL	/* loading that takes longer is said then */
+#define LOADING_SAY_NS	1000000000ULL	/* loading that takes longer is said then, */
+#define LOADING_SLOW_NR	8		/* for this many or more: fewer are slow only on a
+					   busy machine, where the line would lengthen a
+					   one-line error */
 
 static __u64 mono_ns(void)
 {
@@ -537,7 +540,8 @@ static void say_loading(struct capture *c, bool start)
 {
 	if (c->said_loading || !c->opts.who)
 		return;
-	if (start ? c->set.nr < LOADING_SAY_NR : mono_ns() - c->open_ns < LOADING_SAY_NS)
+	if (start ? c->set.nr < LOADING_SAY_NR :
+	    c->set.nr < LOADING_SLOW_NR || mono_ns() - c->open_ns < LOADING_SAY_NS)
 		return;
 	fprintf(stderr, "%s: loading %zu attach point%s\n", c->opts.who, c->set.nr,
 		c->set.nr == 1 ? "" : "s");
