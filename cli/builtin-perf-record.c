@@ -99,6 +99,7 @@ static void held_cmd__child(struct held_cmd *h, const char *prog, char **cmd)
 static int held_cmd__fork(struct held_cmd *h, char **cmd)
 {
 	char *prog = workload__find_program(cmd[0]);
+	int err;
 
 	if (!prog) {
 		fprintf(stderr, "lbrsnap perf record: cannot run '%s': %s\n", cmd[0],
@@ -123,9 +124,10 @@ static int held_cmd__fork(struct held_cmd *h, char **cmd)
 	snprintf(h->ctl_arg, sizeof(h->ctl_arg), "fd:%d,%d", h->ctl[0], h->ack[1]);
 	return 0;
 fail:
-	fprintf(stderr, "lbrsnap perf record: cannot start '%s': %s\n", cmd[0], strerror(errno));
+	err = -errno;
+	fprintf(stderr, "lbrsnap perf record: cannot start '%s': %s\n", cmd[0], strerror(-err));
 	free(prog);
-	return -errno;
+	return err;
 }
 
 /* After perf: the command's wait status; still running (perf stopped first): ended */
@@ -151,8 +153,10 @@ static int held_cmd__finish(struct held_cmd *h, int *status)
 	return ret > 0 ? 0 : -1;
 }
 
-/* Whether perf's own arguments choose its targets (-a, -C, -p, -t, -u): then it runs the
- * command itself as given, and the capture follows perf and its children as before */
+/*
+ * Whether perf's own arguments choose its targets (-a, -C, -p, -t, -u): then it runs the
+ * command itself as given, and the capture follows perf and its children as before
+ */
 static bool perf_args_target(const wordexp_t *we)
 {
 	static const char *const longs[] = { "--all-cpus", "--cpu", "--pid", "--tid", "--uid" };
@@ -165,9 +169,11 @@ static bool perf_args_target(const wordexp_t *we)
 			if (!strncmp(w, longs[k], strlen(longs[k])))
 				return true;
 		}
-		/* a short option or a bundle of them: -a, -ag, -C0, -p 12 */
-		if (w[0] == '-' && w[1] != '-' && (strchr("Cptu", w[1]) || strchr(w, 'a')) &&
-		    w[1])
+		if (w[0] != '-' || !w[1] || w[1] == '-')
+			continue;
+		/* -C0, -p 12; -a alone or in a bundle of options without a value (-ag) */
+		if (strchr("Cptu", w[1]) ||
+		    (strchr(w, 'a') && strspn(w + 1, "aBdginNPqRsTvW") == strlen(w + 1)))
 			return true;
 	}
 	return false;
@@ -278,7 +284,7 @@ int perf_record_main(int argc, char **argv)
 	struct record_args a = { .output = "perf.data", .perf = "perf" };
 	struct held_cmd held = HELD_CMD_INIT;
 	int cmd_status = 0;
-	bool hold, cmd_done;
+	bool hold, cmd_done = false;
 	struct record_session_opts so = { .command_records = true,
 					  .who = "lbrsnap perf record" };
 	char *rec = NULL, *cap = NULL, *ksyms = NULL, **pargv = NULL;
