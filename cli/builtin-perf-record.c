@@ -8,9 +8,17 @@
  * --perf-args and the command. When perf exits the capture is drained and finished, and the
  * two files are merged (perf-merge.c). Ctrl-C reaches perf through the terminal's process
  * group; perf ends its recording and we finish after it.
+ *
+ * The capture follows the command, not perf: perf forks its workload itself and says its pid
+ * nowhere we could read in time, so the command is forked here and held (struct held_cmd),
+ * the capture follows it, and perf records it with -p PID, its events disabled (-D -1) until
+ * "enable" arrives on its --control descriptor; the command execs once perf acks, so that
+ * neither misses its first instruction, and perf ends when it exits, as with a workload.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +27,7 @@
 #include <sys/wait.h>
 #include "builtin-perf-record.h"
 #include "capture-opts.h"
+#include "workload.h"
 #include "lbr-stale.h"
 #include "out-file.h"
 #include "perf-merge.h"
@@ -42,18 +51,146 @@ CAPTURE_OPTIONS_HELP
 "  -h, --help              this text\n");
 }
 
-/* perf record -k mono ARGS -o rec [-- cmd...], as an argv for the record session. */
-static char **perf_argv(const char *perf, const char *args, const char *rec, char **cmd,
-			int nr_cmd, wordexp_t *we)
+/* The command, forked and held until perf has its events enabled on it (see above) */
+struct held_cmd {
+	pid_t pid;
+	int ctl[2];		/* perf reads "enable" from ctl[0] */
+	int ack[2];		/* perf writes "ack" into ack[1]; the command reads ack[0] */
+	char pid_arg[16];
+	char ctl_arg[48];
+};
+
+#define HELD_CMD_INIT { .pid = -1, .ctl = { -1, -1 }, .ack = { -1, -1 } }
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* In the child: waits for perf's "ack", then runs the command; perf gone first: exit 127 */
+static void held_cmd__child(struct held_cmd *h, const char *prog, char **cmd)
+{
+	char buf[4];
+	ssize_t n;
+	size_t got = 0;
+
+	close(h->ctl[0]);
+	close(h->ctl[1]);
+	close(h->ack[1]);
+	while (got < 4) {
+		n = read(h->ack[0], buf + got, 4 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(127);
+		got += n;
+	}
+	close(h->ack[0]);
+	execv(prog, cmd);
+	fprintf(stderr, "lbrsnap perf record: cannot run '%s': %s\n", cmd[0], strerror(errno));
+	_exit(127);
+}
+
+/*
+ * Forks the command, held; the PATH search is done here, so that its failed execve() calls
+ * are not its first traced syscalls and a missing command is said before anything runs
+ */
+static int held_cmd__fork(struct held_cmd *h, char **cmd)
+{
+	char *prog = workload__find_program(cmd[0]);
+	int err;
+
+	if (!prog) {
+		fprintf(stderr, "lbrsnap perf record: cannot run '%s': %s\n", cmd[0],
+			strerror(errno));
+		return -ENOENT;
+	}
+	/* perf inherits ctl[0] and ack[1]; the ends kept here close on its exec */
+	if (pipe(h->ctl) || pipe(h->ack) || fcntl(h->ctl[1], F_SETFD, FD_CLOEXEC) ||
+	    fcntl(h->ack[0], F_SETFD, FD_CLOEXEC))
+		goto fail;
+	/* waiting in the pipe for perf to read once it listens */
+	if (write(h->ctl[1], "enable\n", 7) != 7)
+		goto fail;
+	h->pid = fork();
+	if (h->pid < 0)
+		goto fail;
+	if (!h->pid)
+		held_cmd__child(h, prog, cmd);
+	free(prog);
+	close_fd(&h->ack[0]);
+	snprintf(h->pid_arg, sizeof(h->pid_arg), "%d", h->pid);
+	snprintf(h->ctl_arg, sizeof(h->ctl_arg), "fd:%d,%d", h->ctl[0], h->ack[1]);
+	return 0;
+fail:
+	err = -errno;
+	fprintf(stderr, "lbrsnap perf record: cannot start '%s': %s\n", cmd[0], strerror(-err));
+	free(prog);
+	return err;
+}
+
+/* After perf: the command's wait status; still running (perf stopped first): ended */
+static int held_cmd__finish(struct held_cmd *h, int *status)
+{
+	pid_t ret = -1;
+
+	close_fd(&h->ctl[0]);
+	close_fd(&h->ctl[1]);
+	close_fd(&h->ack[1]);		/* a command still waiting for the ack exits */
+	if (h->pid <= 0)
+		return -1;
+	do
+		ret = waitpid(h->pid, status, WNOHANG);
+	while (ret < 0 && errno == EINTR);
+	if (!ret) {
+		kill(h->pid, SIGTERM);
+		do
+			ret = waitpid(h->pid, status, 0);
+		while (ret < 0 && errno == EINTR);
+	}
+	h->pid = -1;
+	return ret > 0 ? 0 : -1;
+}
+
+/*
+ * Whether perf's own arguments choose its targets (-a, -C, -p, -t, -u): then it runs the
+ * command itself as given, and the capture follows perf and its children as before
+ */
+static bool perf_args_target(const wordexp_t *we)
+{
+	static const char *const longs[] = { "--all-cpus", "--cpu", "--pid", "--tid", "--uid" };
+	size_t i, k;
+
+	for (i = 0; i < we->we_wordc; i++) {
+		const char *w = we->we_wordv[i];
+
+		for (k = 0; k < sizeof(longs) / sizeof(longs[0]); k++) {
+			if (!strncmp(w, longs[k], strlen(longs[k])))
+				return true;
+		}
+		if (w[0] != '-' || !w[1] || w[1] == '-')
+			continue;
+		/* -C0, -p 12; -a alone or in a bundle of options without a value (-ag) */
+		if (strchr("Cptu", w[1]) ||
+		    (strchr(w, 'a') && strspn(w + 1, "aBdginNPqRsTvW") == strlen(w + 1)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * perf record -k mono ARGS -o rec [-- cmd...], as an argv for the record session; with h,
+ * perf record -k mono ARGS -o rec -p PID -D -1 --control fd:CTL,ACK for the held command.
+ */
+static char **perf_argv(const char *perf, const char *rec, char **cmd, int nr_cmd,
+			const wordexp_t *we, const struct held_cmd *h)
 {
 	char **argv;
 	int i, n = 0;
 
-	if (args && wordexp(args, we, WRDE_NOCMD | WRDE_UNDEF)) {
-		fprintf(stderr, "lbrsnap perf record: cannot split --perf-args '%s'\n", args);
-		return NULL;
-	}
-	argv = calloc(we->we_wordc + nr_cmd + 8, sizeof(*argv));
+	argv = calloc(we->we_wordc + nr_cmd + 14, sizeof(*argv));
 	if (!argv)
 		return NULL;
 	argv[n++] = (char *)perf;
@@ -64,6 +201,15 @@ static char **perf_argv(const char *perf, const char *args, const char *rec, cha
 		argv[n++] = we->we_wordv[i];
 	argv[n++] = "-o";
 	argv[n++] = (char *)rec;
+	if (h) {
+		argv[n++] = "-p";
+		argv[n++] = (char *)h->pid_arg;
+		argv[n++] = "-D";
+		argv[n++] = "-1";
+		argv[n++] = "--control";
+		argv[n++] = (char *)h->ctl_arg;
+		return argv;
+	}
 	if (nr_cmd)
 		argv[n++] = "--";
 	for (i = 0; i < nr_cmd; i++)
@@ -94,7 +240,7 @@ struct record_args {
 	const char *perf;
 	bool keep;
 	bool all;
-	bool follow;			/* the capture follows perf and its children */
+	bool follow;			/* the capture follows the command and its children */
 };
 
 enum { OPT_PERF_ARGS = 256, OPT_KEEP, OPT_PERF };
@@ -145,7 +291,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	}
 	capture_opts__finish(&a->opts);
 
-	/* with a command, the capture follows perf and its children as perf does */
+	/* with a command, the capture follows it and its children as perf does */
 	a->follow = optind < argc && !a->all && !a->opts.pid;
 	return 0;
 }
@@ -153,6 +299,9 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 int perf_record_main(int argc, char **argv)
 {
 	struct record_args a = { .output = "perf.data", .perf = "perf" };
+	struct held_cmd held = HELD_CMD_INIT;
+	int cmd_status = 0;
+	bool hold, cmd_done = false;
 	struct record_session_opts so = { .command_records = true,
 					  .who = "lbrsnap perf record" };
 	char *rec = NULL, *cap = NULL, *ksyms = NULL, **pargv = NULL, *dir = NULL;
@@ -177,7 +326,21 @@ int perf_record_main(int argc, char **argv)
 		   asprintf(&ksyms, "%s.kallsyms", a.output) < 0) {
 		goto cleanup;
 	}
-	pargv = perf_argv(a.perf, a.perf_args, rec, argv + optind, argc - optind, &we);
+	if (a.perf_args && wordexp(a.perf_args, &we, WRDE_NOCMD | WRDE_UNDEF)) {
+		fprintf(stderr, "lbrsnap perf record: cannot split --perf-args '%s'\n",
+			a.perf_args);
+		a.perf_args = NULL;	/* nothing to free */
+		goto cleanup;
+	}
+	hold = a.follow && !perf_args_target(&we);
+	ret = hold ? held_cmd__fork(&held, argv + optind) : 0;
+	if (ret) {
+		/* as a shell says of a command it cannot find */
+		ret = ret == -ENOENT ? 127 : 1;
+		goto cleanup;
+	}
+	ret = 1;
+	pargv = perf_argv(a.perf, rec, argv + optind, argc - optind, &we, hold ? &held : NULL);
 	if (!pargv)
 		goto cleanup;
 	unlink(rec);	/* its existence afterwards says perf record worked */
@@ -185,7 +348,10 @@ int perf_record_main(int argc, char **argv)
 	so.output = cap;
 	so.argv = pargv;
 	so.follow = a.follow;
+	so.follow_pid = hold ? held.pid : 0;
 	ret = record_session__run(&so, &res);
+	/* perf record -p returns its own status: the command's is ours, as perf's would be */
+	cmd_done = hold && !held_cmd__finish(&held, &cmd_status);
 	if (ret) {
 		/* perf's recording is whole whatever became of the capture: it stays */
 		if (!access(rec, R_OK)) {
@@ -222,8 +388,10 @@ int perf_record_main(int argc, char **argv)
 	capture_stats__print(&res.stats, "lbrsnap perf record", stderr);
 	if (res.stats.lbr_gaps)
 		lbr_stale__warn(stderr, "lbrsnap perf record", cap);
-	ret = perf_rc;
+	ret = !cmd_done ? perf_rc : WIFEXITED(cmd_status) ? WEXITSTATUS(cmd_status) :
+	      128 + WTERMSIG(cmd_status);
 cleanup:
+	held_cmd__finish(&held, &(int){ 0 });
 	if (!a.keep && rec && cap) {
 		unlink(rec);
 		unlink(cap);
@@ -231,7 +399,7 @@ cleanup:
 	if (dir)
 		rmdir(dir);	/* unless something kept is in it */
 	free(dir);
-	if (a.perf_args && pargv)
+	if (a.perf_args)
 		wordfree(&we);
 	free(pargv);
 	free(rec);

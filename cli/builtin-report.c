@@ -157,9 +157,6 @@ int cmd_report(int argc, char **argv)
 		err = -EINVAL;
 		goto cleanup;
 	}
-	/* without symbols a DWARF note adds nothing; say once why there is no file:line */
-	if (status && ks)
-		fprintf(stderr, "lbrsnap report: %s\n", status);
 
 	r.out = stdout;
 	r.file = f;
@@ -172,6 +169,12 @@ int cmd_report(int argc, char **argv)
 	err = report__run(&r);
 	if (!err && fflush(stdout))
 		err = -errno;
+	/*
+	 * Say once why kernel stack frames have no file:line and no inlined frames; branches
+	 * and user frames are named the same without it, and without symbols it adds nothing
+	 */
+	if (!err && status && ks && r.nr_with_stack)
+		fprintf(stderr, "lbrsnap report: %s\n", status);
 	if (err)
 		fprintf(stderr, "lbrsnap report: writing the report: %s\n", strerror(-err));
 cleanup:

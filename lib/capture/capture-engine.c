@@ -86,6 +86,8 @@ struct capture {
 	struct lbr_enable *lbr;
 	bool lbr_on;			/* events open, or enabled by another tool */
 	bool user_stack_auto;		/* user stacks taken for user probes, LBR being off */
+	__u64 open_ns;			/* CLOCK_MONOTONIC at capture__open() */
+	bool said_loading;		/* "loading N attach points" was printed */
 	bool kprobe_single;		/* kprobe: and kretprobe: one kprobe link per function */
 	struct kprobe_refused kprobe_refused;
 	char lbr_why[256];
@@ -562,6 +564,36 @@ static void explain_load_error(struct capture *c, size_t obj, int ret, char *err
 		snprintf(err, len, "loading %s failed: %s", what, strerror(-ret));
 }
 
+#define LOADING_SAY_NR	64		/* attach points from which loading is said at once */
+#define LOADING_SAY_NS	1000000000ULL	/* loading that takes longer is said then, */
+#define LOADING_SLOW_NR	8		/* for this many or more: fewer are slow only on a
+					   busy machine, where the line would lengthen a
+					   one-line error */
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * "WHO: loading N attach points", once, so that a long wait (the verifier, a trampoline
+ * per fexit function) is not mistaken for a hang: at once for many, else once it is slow
+ */
+static void say_loading(struct capture *c, bool start)
+{
+	if (c->said_loading || !c->opts.who)
+		return;
+	if (start ? c->set.nr < LOADING_SAY_NR :
+	    c->set.nr < LOADING_SLOW_NR || mono_ns() - c->open_ns < LOADING_SAY_NS)
+		return;
+	fprintf(stderr, "%s: loading %zu attach point%s\n", c->opts.who, c->set.nr,
+		c->set.nr == 1 ? "" : "s");
+	c->said_loading = true;
+}
+
 static int load_and_attach(struct capture *c, char *err, size_t err_len)
 {
 	size_t i;
@@ -583,6 +615,7 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			explain_load_error(c, i, ret, err, err_len);
 			return ret;
 		}
+		say_loading(c, false);
 	}
 	ret = set_funcs(c, err, err_len);
 	if (ret)
@@ -593,6 +626,7 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 		struct bpf_link **links;
 		size_t nr = 1, k;
 
+		say_loading(c, false);
 		if (kprobe_multi__is_multi(t->kind)) {
 			if (s->leader != i)
 				continue;
@@ -896,6 +930,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	if (!c)
 		return -ENOMEM;
 	c->opts = *opts;
+	c->open_ns = mono_ns();
 	c->slots = opts->slots ?: default_slots();
 	ret = max_size_reserve(c, err, err_len);
 	if (ret)
@@ -934,6 +969,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	ret = check_watchpoints(c, err, err_len);
 	if (ret)
 		goto cleanup;
+	say_loading(c, true);
 	switch (opts->lbr_mode) {
 	case CAPTURE_LBR_OFF:
 		snprintf(c->lbr_why, sizeof(c->lbr_why), "turned off (--lbr=off)");

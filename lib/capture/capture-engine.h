@@ -63,6 +63,8 @@ struct capture_opts {
 	__u64 max_size;			/* --max-size: records stop before the file would
 					   pass it, closing sections included; 0: no limit */
 	int verbose;
+	const char *who;		/* prefix of "WHO: loading N attach points" on stderr,
+					   said for many or after 1 s; NULL: silent */
 };
 
 #define CAPTURE_DEFAULT_STRING_LEN 64

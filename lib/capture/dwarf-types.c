@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
+#include "build-id.h"
 #include "dwarf-types.h"
 
 #define TYPE_LEN 256
@@ -211,25 +212,20 @@ static int match_func(Dwarf_Die *die, void *arg)
 	return DWARF_CB_ABORT;
 }
 
-/* The debug info of elf: its own, or the file its build id names under /usr/lib/debug */
+/* The debug info of elf: its own, or the file its build id names (build_id__debug_path()) */
 static Dwarf *open_dwarf(Elf *elf, int *fd)
 {
-	char path[128];
+	char path[4096];
 	const unsigned char *id;
 	Dwarf *dw;
-	ssize_t n, i;
-	int len;
+	ssize_t n;
 
 	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (dw)
 		return dw;
 	n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
-	if (n < 2 || n > 40)
+	if (n < 2 || n > 40 || build_id__debug_path(id, n, path, sizeof(path)))
 		return NULL;
-	len = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
-	for (i = 1; i < n; i++)
-		len += snprintf(path + len, sizeof(path) - len, "%02x", id[i]);
-	snprintf(path + len, sizeof(path) - len, ".debug");
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return NULL;

@@ -64,6 +64,7 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 	stop_requested = 0;
 	copts.follow = o->follow && o->argv;
 	copts.workload = o->argv != NULL;
+	copts.who = o->who;
 	if (o->argv) {
 		ret = workload__prepare(&wl, o->argv, o->who);
 		if (ret)
@@ -91,19 +92,22 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 	run.forward_stop = o->command_records;
 	run.duration_s = o->duration_s;
 	if (wl.pid > 0) {
-		ret = copts.follow ? capture__follow(c, wl.pid) : 0;
+		pid_t target = o->follow_pid ?: wl.pid;
+
+		ret = copts.follow ? capture__follow(c, target) : 0;
 		if (ret) {
-			fprintf(stderr, "%s: cannot follow pid %d: %s\n", o->who, wl.pid,
+			fprintf(stderr, "%s: cannot follow pid %d: %s\n", o->who, target,
 				strerror(-ret));
 			goto cleanup_signals;
 		}
-		ret = capture__trace_exit(c, wl.pid);
+		/* only a child's exit stop is serviced here: another's maps are read as it runs */
+		ret = target == wl.pid ? capture__trace_exit(c, wl.pid) : 0;
 		if (ret) {
 			fprintf(stderr, "%s: cannot trace the command (pid %d) to read its maps at "
 				"its exit: %s\n", o->who, wl.pid, strerror(-ret));
 			goto cleanup_signals;
 		}
-		ret = capture__watch(c, wl.pid, err, sizeof(err));
+		ret = capture__watch(c, target, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "%s: %s\n", o->who, err);
 			goto cleanup_signals;

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "capture-engine.h"
 
 struct record_session_opts {
@@ -22,6 +23,8 @@ struct record_session_opts {
 	const char *output;		/* the lbrsnap.data to write */
 	char *const *argv;		/* the command to run, NULL-terminated; NULL: none */
 	bool follow;			/* trace only the command and its descendants */
+	pid_t follow_pid;		/* with follow: this process (forked and held by the caller)
+					   and its descendants instead of the command's */
 	/*
 	 * The command is a recorder of its own (perf record, trace-cmd record): Ctrl-C reaches
 	 * it through the terminal and it decides when the recording ends, so SIGINT is ignored

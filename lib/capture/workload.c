@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include "workload.h"
 
-static char *find_program(const char *name)
+char *workload__find_program(const char *name)
 {
 	const char *path = getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin";
 	const char *p, *end;
@@ -36,7 +36,7 @@ int workload__prepare(struct workload *wl, char *const argv[], const char *who)
 	int go[2], ex[2], err;
 	char *prog;
 
-	prog = find_program(argv[0]);
+	prog = workload__find_program(argv[0]);
 	if (!prog) {
 		err = -errno;
 		fprintf(stderr, "%s: cannot run '%s': %s\n", who, argv[0], strerror(-err));

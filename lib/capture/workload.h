@@ -23,6 +23,8 @@ struct workload {
  * at their defaults. "who" prefixes error messages. Returns 0 or -errno.
  */
 int workload__prepare(struct workload *wl, char *const argv[], const char *who);
+/* name as execvp() finds it in PATH (as given when it holds a '/'), malloc'ed; NULL: errno */
+char *workload__find_program(const char *name);
 /* Lets the child exec; returns 0, or -errno when exec failed (reported with who). */
 int workload__start(struct workload *wl, const char *who);
 /* The child exits without running the command; waits for it. */

@@ -99,6 +99,21 @@ char lbr_arg__base(const char *name, const char *type)
 	return 'd';
 }
 
+bool lbr_arg__is_fd(const char *name)
+{
+	size_t n = strlen(name);
+
+	/* fd, dfd, epfd, pidfd, oldfd, newfd, olddfd, fd_in, fd_out */
+	return (n >= 2 && !strcmp(name + n - 2, "fd")) || !strncmp(name, "fd_", 3);
+}
+
+__u8 lbr_arg__fd_kind(const char *name, __u8 kind, __u8 size)
+{
+	/* the kernel takes many descriptors as unsigned int; -1 and AT_FDCWD read as such */
+	return kind == LBRSNAP_RET_UNSIGNED && size == 4 && lbr_arg__is_fd(name) ?
+	       LBRSNAP_RET_SIGNED : kind;
+}
+
 void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 {
 	const struct lbr_arg_desc *d = &view->desc[i];
@@ -113,10 +128,11 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 	arg->enums = d->enums ?: "";
 	if (view->sc)
 		lbr_arg__sys_type(d->type, &kind, &size);
+	kind = lbr_arg__fd_kind(arg->name, kind, size);
 	arg->kind = kind;
 	arg->value = val[i];
 	/* syscall registers are stored whole: extend them here (functions' in the program) */
-	if (view->sc && size < 8 && kind == LBRSNAP_RET_SIGNED)
+	if ((view->sc || kind != d->kind) && size < 8 && kind == LBRSNAP_RET_SIGNED)
 		arg->value = (__s64)((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size);
 	else if (view->sc && size < 8)
 		arg->value = (__s64)(((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size));

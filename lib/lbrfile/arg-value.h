@@ -55,6 +55,10 @@ bool lbr_arg__type_is_string(const char *type);
  * pointer, or an integer kind and size ("int": signed, 4; "umode_t": unsigned, 2).
  */
 void lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size);
+/* A file descriptor by its name: fd, dfd, epfd, pidfd, oldfd, fd_in, ... */
+bool lbr_arg__is_fd(const char *name);
+/* kind, or signed for a 4-byte unsigned descriptor (close(-1) reads fd=-1, not 4294967295) */
+__u8 lbr_arg__fd_kind(const char *name, __u8 kind, __u8 size);
 /* How an integer argument reads: 'o' for modes, 'x' for flags, masks and prot, else 'd' */
 char lbr_arg__base(const char *name, const char *type);
 /* An argument's value as text (strings quoted, escaped); returns what snprintf() returns. */

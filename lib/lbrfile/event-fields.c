@@ -128,7 +128,7 @@ void event_fields__init(struct event_fields *ef, const struct lbr_attach_point *
 		else
 			snprintf(name, sizeof(name), "%s%s", is_reserved(d->name) ? "arg_" : "",
 				 d->name);
-		switch (d->kind) {
+		switch (lbr_arg__fd_kind(d->name, d->kind, size)) {
 		case LBRSNAP_ARG_STRING:
 			f = add(ef, &off, name, "__data_loc char[]", 4, true, i);
 			break;
@@ -146,7 +146,7 @@ void event_fields__init(struct event_fields *ef, const struct lbr_attach_point *
 			f = add(ef, &off, name, int_type(false, size), size, false, i);
 			break;
 		}
-		f->kind = d->kind;
+		f->kind = lbr_arg__fd_kind(d->name, d->kind, size);
 		f->enums = d->enums ?: "";
 		if (!*f->enums && (d->kind == LBRSNAP_RET_SIGNED || d->kind == LBRSNAP_RET_UNSIGNED))
 			f->base = lbr_arg__base(d->name, d->type);

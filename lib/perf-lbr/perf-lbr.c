@@ -20,6 +20,7 @@
 #include "arg-value.h"
 #include "ret-value.h"
 #include "trim.h"
+#include "usyms.h"
 #include "perf-lbr.h"
 #include "event-fields.h"
 #include "text-escape.h"
@@ -539,7 +540,9 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	*p++ = ev->cpu;						/* CPU */
 	*p++ = 1;						/* PERIOD */
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		nu = rec->ustack ? rec->ustack->nr : 0;
+		/* the user frames as report has them: not the data a frame-pointer walk read on */
+		nu = !rec->ustack ? 0 : pl->keep_all ? rec->ustack->nr :
+		     usyms__stack_len(pl->cap, ev->pid, rec->ustack->ip, rec->ustack->nr);
 		*p++ = (ev->nr_stack > skip_st ? ev->nr_stack - skip_st + 1 : 0) + (nu ? nu + 1 : 0);
 		if (ev->nr_stack > skip_st)
 			*p++ = PERF_CONTEXT_KERNEL;

@@ -311,6 +311,20 @@ static void text_stack(struct report *r, const struct lbr_record *rec, unsigned 
 	}
 }
 
+/* Whether err is the first of its kind in the report: a capture's LBR fails the same way */
+static bool lbr_ret_first(struct report *r, int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_lbr_errs; i++) {
+		if (r->lbr_errs[i] == err)
+			return false;
+	}
+	if (r->nr_lbr_errs < sizeof(r->lbr_errs) / sizeof(r->lbr_errs[0]))
+		r->lbr_errs[r->nr_lbr_errs++] = err;
+	return true;
+}
+
 static void text_notes(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
@@ -323,10 +337,11 @@ static void text_notes(struct report *r, const struct lbr_record *rec)
 		fprintf(out, "    [no stack: bpf_get_stack() failed: %d (%s)]\n", ev->stack_err,
 			lbr_errno__name(-ev->stack_err) ?: "?");
 	if (!ev->nr_branches && !ev->nr_stack && !(ev->flags & LBRSNAP_EV_CLOBBERED)) {
-		if (ev->lbr_ret < 0)
+		if (ev->lbr_ret < 0 && lbr_ret_first(r, ev->lbr_ret))
 			fprintf(out, "    [no branches: bpf_get_branch_snapshot() returned %d "
-				"(%s)]\n", ev->lbr_ret, lbr_errno__name(-ev->lbr_ret) ?: "?");
-		else
+				"(%s); said once, for this record and the later ones]\n",
+				ev->lbr_ret, lbr_errno__name(-ev->lbr_ret) ?: "?");
+		else if (ev->lbr_ret >= 0)
 			fputs("    [no branches, no stack]\n", out);
 	}
 }

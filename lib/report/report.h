@@ -29,6 +29,8 @@ struct report {
 	__u64 nr_with_stack;
 	__u64 nr_with_branches;
 	__u64 nr_groups;
+	int lbr_errs[8];		/* bpf_get_branch_snapshot() errors said (once each) */
+	unsigned int nr_lbr_errs;
 };
 
 /* records past which the text report starts with its largest groups (top_groups) */

@@ -20,7 +20,7 @@ void user_frames__text(struct report *r, const struct lbr_record *rec)
 	const struct lbrsnap_ustack *u = rec->ustack;
 	char buf[USYM_LEN];
 	struct usym_loc loc;
-	unsigned int i;
+	unsigned int i, j, shown;
 
 	if (!u)
 		return;
@@ -35,11 +35,24 @@ void user_frames__text(struct report *r, const struct lbr_record *rec)
 	if (r->file && lbrfile__proc_gone(r->file, rec->ev->pid))
 		fputs("      [the process exited before its maps were read: addresses only]\n",
 		      r->out);
-	for (i = 0; i < u->nr; i++) {
+	shown = usyms__stack_len(r->file, rec->ev->pid, u->ip, u->nr);
+	for (i = 0; i < shown; i = j) {
+		for (j = i + 1; j < shown && u->ip[j] == u->ip[i]; j++)
+			;
 		/* the innermost entry is where the task entered the kernel, not a return */
 		user_frames__lookup(r, rec->ev->pid, u->ip[i], i > 0, &loc);
 		fprintf(r->out, "      %s\n", usym__format(&loc, u->ip[i], buf, sizeof(buf)));
+		if (j - i > 1)
+			fprintf(r->out, "      [%u repeated frames]\n", j - i - 1);
 	}
+	if (shown < u->nr)
+		fprintf(r->out, "      [stack cut: 0x%llx is in no executable mapping, code "
+			"without frame pointers; %u entr%s left out]\n",
+			(unsigned long long)u->ip[shown], u->nr - shown,
+			u->nr - shown == 1 ? "y" : "ies");
+	else if (u->nr >= LBRSNAP_MAX_USTACK)
+		fprintf(r->out, "      [stack cut: %u entries are captured at most]\n",
+			LBRSNAP_MAX_USTACK);
 }
 
 static void json_str_or_null(FILE *out, const char *s)
@@ -54,12 +67,13 @@ void user_frames__json(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbrsnap_ustack *u = rec->ustack;
 	struct usym_loc loc;
-	unsigned int i;
+	unsigned int i, shown;
 
 	if (!u)
 		return;
+	shown = usyms__stack_len(r->file, rec->ev->pid, u->ip, u->nr);
 	fputs(",\"user_stack\":[", r->out);
-	for (i = 0; i < u->nr; i++) {
+	for (i = 0; i < shown; i++) {
 		user_frames__lookup(r, rec->ev->pid, u->ip[i], i > 0, &loc);
 		fprintf(r->out, "%s{\"addr\":\"0x%llx\",\"sym\":", i ? "," : "",
 			(unsigned long long)u->ip[i]);
@@ -68,7 +82,7 @@ void user_frames__json(struct report *r, const struct lbr_record *rec)
 		json_str_or_null(r->out, loc.path);
 		fputc('}', r->out);
 	}
-	fprintf(r->out, "],\"user_stack_err\":%d", u->err);
+	fprintf(r->out, "],\"user_stack_err\":%d,\"user_stack_cut\":%u", u->err, u->nr - shown);
 }
 
 void user_frames__release(struct report *r)

@@ -24,9 +24,16 @@ static inline bool user_frames__is_user(__u64 addr)
 /* Names addr of process pid; ret_addr: a return address, looked up one byte back. */
 void user_frames__lookup(struct report *r, __u32 pid, __u64 addr, bool ret_addr,
 			 struct usym_loc *loc);
-/* "    user stack, innermost first:" and a line per frame; or its error */
+/*
+ * "    user stack, innermost first:" and a line per frame, repeats collapsed ("[N repeated
+ * frames]") and the entries past the last frame (usyms__stack_len()) left out and said; or
+ * its error
+ */
 void user_frames__text(struct report *r, const struct lbr_record *rec);
-/* ,"user_stack":[{"addr":..,"sym":..,"off":..,"path":..},...],"user_stack_err":N */
+/*
+ * ,"user_stack":[{"addr":..,"sym":..,"off":..,"path":..},...],"user_stack_err":N,
+ * "user_stack_cut":N (the entries past the last frame, left out of user_stack)
+ */
 void user_frames__json(struct report *r, const struct lbr_record *rec);
 /* Processes with maps in f, and those of them gone before the maps could be read. */
 void user_frames__count(const struct lbrfile *f, __u64 *procs, __u64 *gone);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "build-id.h"
@@ -63,4 +64,19 @@ char *build_id__hex(const __u8 *id, size_t len, char *buf)
 		sprintf(buf + 2 * i, "%02x", id[i]);
 	buf[2 * len] = 0;
 	return buf;
+}
+
+int build_id__debug_path(const __u8 *id, size_t len, char *buf, size_t size)
+{
+	const char *dir = getenv("LBRSNAP_DEBUG_DIR");
+	char hex[2 * 255 + 1];
+	int n;
+
+	if (len < 2 || len > 255)
+		return -EINVAL;
+	build_id__hex(id, len, hex);
+	/* the layout of debuginfo packages and perf: the first byte a directory */
+	n = snprintf(buf, size, "%s/.build-id/%.2s/%s.debug", dir && *dir ? dir : "/usr/lib/debug",
+		     hex, hex + 2);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

@@ -14,4 +14,11 @@ int build_id__read(const char *path, __u8 *id, size_t size);
 /* Hex text of id (2 * len + 1 bytes of buf); returns buf. */
 char *build_id__hex(const __u8 *id, size_t len, char *buf);
 
+/*
+ * The separate debug file of build id id as debuginfo packages install it and perf looks
+ * for it: DIR/.build-id/xx/rest.debug, DIR $LBRSNAP_DEBUG_DIR or /usr/lib/debug.
+ * Returns 0, or -EINVAL for an id too short, -ENAMETOOLONG when buf is too small.
+ */
+int build_id__debug_path(const __u8 *id, size_t len, char *buf, size_t size);
+
 #endif /* LBRSNAP_BUILD_ID_H */

@@ -107,10 +107,57 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct ufile
 	return uf->nr_syms;
 }
 
+/* The section of elf's symbol table of type type, or NULL */
+static Elf_Scn *find_symtab(Elf *elf, GElf_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * The .symtab of uf's separate debug file (build-id.h), as debuginfo packages install it
+ * for stripped distribution binaries: returns 1 when read, 0 when there is none or it is
+ * not the file's (another build id), -ENOMEM.
+ */
+static int load_debug_symtab(struct ufile *uf)
+{
+	__u8 id[LBRFILE_BUILD_ID_MAX];
+	char path[4096];
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	int fd, ret = 0;
+	Elf *elf;
+
+	if (uf->build_id_len <= 0 ||
+	    build_id__debug_path(uf->build_id, uf->build_id_len, path, sizeof(path)))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF ||
+	    build_id__from_elf(elf, id, sizeof(id)) != uf->build_id_len ||
+	    memcmp(id, uf->build_id, uf->build_id_len))
+		goto cleanup;
+	scn = find_symtab(elf, SHT_SYMTAB, &sh);
+	/* a debug file's section has no data when only DWARF was kept (NOBITS) */
+	if (scn && sh.sh_type == SHT_SYMTAB)
+		ret = read_symtab(elf, scn, &sh, uf) < 0 ? -ENOMEM : 1;
+cleanup:
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 static int load_file(struct ufile *uf)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	GElf_Shdr sh, ssh;
+	Elf_Scn *scn;
+	GElf_Shdr ssh;
 	GElf_Phdr ph;
 	size_t i, nph;
 	int fd, ret = 0;
@@ -136,17 +183,20 @@ static int load_file(struct ufile *uf)
 				.vaddr = ph.p_vaddr, .offset = ph.p_offset, .filesz = ph.p_filesz,
 			};
 	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			symtab = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dynsym = scn;
+	/*
+	 * .symtab has every function; a stripped file keeps only the exported ones, and its
+	 * separate debug file, where installed, has them all again (as perf reads them)
+	 */
+	scn = find_symtab(elf, SHT_SYMTAB, &ssh);
+	if (!scn) {
+		ret = load_debug_symtab(uf);
+		if (ret) {
+			ret = ret < 0 ? ret : 0;
+			goto cleanup;
+		}
+		scn = find_symtab(elf, SHT_DYNSYM, &ssh);
 	}
-	/* .symtab has every function; a stripped file keeps only the exported ones */
-	scn = symtab ?: dynsym;
-	if (scn && gelf_getshdr(scn, &ssh))
+	if (scn)
 		ret = read_symtab(elf, scn, &ssh, uf) < 0 ? -ENOMEM : 0;
 cleanup:
 	elf_end(elf);
@@ -262,4 +312,21 @@ void usyms__lookup_pid(struct usyms *u, const struct lbrfile *f, __u32 pid, __u6
 		if (loc->name)
 			loc->off++;
 	}
+}
+
+unsigned int usyms__stack_len(const struct lbrfile *f, __u32 pid, const __u64 *ip,
+			      unsigned int nr)
+{
+	struct lbr_proc p;
+	unsigned int i;
+
+	/* no judgement without the process's maps: gone, or the innermost frame in JIT code */
+	if (!f || !nr || !lbrfile__user_map(f, pid, ip[0], &p))
+		return nr;
+	for (i = 1; i < nr; i++) {
+		/* a return address: the call before it is in the caller's code */
+		if (!ip[i] || !lbrfile__user_map(f, pid, ip[i] - 1, &p))
+			return i;
+	}
+	return nr;
 }

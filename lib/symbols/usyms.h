@@ -34,6 +34,15 @@ void usyms__lookup(struct usyms *u, const struct lbrfile_map *m, const char *pat
  */
 void usyms__lookup_pid(struct usyms *u, const struct lbrfile *f, __u32 pid, __u64 addr,
 		       bool ret_addr, struct usym_loc *loc);
+/*
+ * How many of a user stack's nr entries (innermost first) are frames: up to the first
+ * return address outside every executable mapping capture f holds for pid. The kernel walks
+ * user stacks by frame pointer; in code built without them (distribution binaries) the
+ * register holds data, and the walk goes on through it: text as addresses, or one frame
+ * read again and again. Without maps for pid (gone, or JIT code), all nr.
+ */
+unsigned int usyms__stack_len(const struct lbrfile *f, __u32 pid, const __u64 *ip,
+			      unsigned int nr);
 /* "func+0xoff (path)", "0xADDR (path)", or "0xADDR" without a map; returns buf. */
 char *usym__format(const struct usym_loc *loc, __u64 addr, char *buf, size_t size);
 

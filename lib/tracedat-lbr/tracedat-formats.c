@@ -73,6 +73,7 @@ struct lbr_stack_ev {
 	__u32 tracing_ips;	/* __data_loc u64[]: the tracing path's (innermost) frames */
 	__u16 trimmed;		/* their number */
 	__u16 pad;
+	__u32 ips_hex;		/* __data_loc char[]: ips as "0xffffffff81... 0x...", printed */
 };
 
 struct lbr_user_stack_ev {
@@ -124,9 +125,11 @@ static const char *const formats[TRACEDAT_NR_FORMATS] = {
 	"\tfield:__data_loc char[] hook;\toffset:20;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc u64[] ips;\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc u64[] tracing_ips;\toffset:28;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned short trimmed;\toffset:32;\tsize:2;\tsigned:0;\n\n"
+	"\tfield:unsigned short trimmed;\toffset:32;\tsize:2;\tsigned:0;\n"
+	"\tfield:__data_loc char[] ips_hex;\toffset:36;\tsize:4;\tsigned:1;\n\n"
+	/* libtraceevent's __print_array() is decimal only: addresses come as text */
 	"print fmt: \"%s nr=%u trimmed=%u ips=%s\", __get_str(hook), REC->nr, REC->trimmed, "
-	PRINT_U64_ARRAY("ips") "\n",
+	"__get_str(ips_hex)\n",
 
 	"name: user_stack\nID: 30003\nformat:\n" COMMON_FIELDS
 	"\tfield:unsigned int ap;\toffset:8;\tsize:4;\tsigned:0;\n"
@@ -172,7 +175,7 @@ int tracedat_formats__check(void)
 		{ { "from", 8, 8 }, { "to", 16, 8 }, { "flags", 24, 8 }, { "idx", 32, 2 },
 		  { "nr", 34, 2 }, { "ap", 36, 4 } },
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "hook", 20, 4 }, { "ips", 24, 4 },
-		  { "tracing_ips", 28, 4 }, { "trimmed", 32, 2 } },
+		  { "tracing_ips", 28, 4 }, { "trimmed", 32, 2 }, { "ips_hex", 36, 4 } },
 		{ { "ap", 8, 4 }, { "nr", 12, 4 }, { "ustack_err", 16, 4 }, { "hook", 20, 4 },
 		  { "ips", 24, 4 }, { "frames", 28, 4 }, { "pid", 32, 4 } },
 	};
@@ -242,10 +245,11 @@ static void common_init(struct lbr_common *c, __u16 id, const struct lbrsnap_eve
 #define FRAMES_LEN	8192
 
 /*
- * Scratch space for the largest event: 32 branches, the stack, the strings, or the
- * arguments; or a user stack with its names
+ * Scratch space for the largest event: 32 branches, the stack (and its hex), the strings, or
+ * the arguments; or a user stack with its names
  */
-#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
+#define EV_BUF_SIZE	(64 + LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + \
+			 LBRSNAP_MAX_STACK * (8 + 19) + \
 			 128 + LBR_RET_LEN + LBR_CALL_LEN + FRAMES_LEN + \
 			 LBRSNAP_MAX_ARGS * (LBRSNAP_MAX_STRING_LEN + 2 + 8))
 
@@ -293,7 +297,9 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 {
 	const struct lbrsnap_event *e = rec->ev;
 	struct lbr_stack_ev *s = (void *)buf;
-	unsigned int off = sizeof(*s);
+	char hex[LBRSNAP_MAX_STACK * 19 + 1];	/* "0x" and 16 digits and a space each */
+	unsigned int off = sizeof(*s), i;
+	size_t len = 0;
 
 	common_init(&s->c, TRACEDAT_ID_STACK, e);
 	s->ap = e->ap;
@@ -303,36 +309,64 @@ static int emit_stack(const struct lbr_record *rec, const struct tracedat_lbr_vi
 	s->ips = put_tail(buf, &off, rec->stack + v->trim_stack, (e->nr_stack - v->trim_stack) * 8);
 	s->tracing_ips = put_tail(buf, &off, rec->stack, v->trim_stack * 8);
 	s->hook = put_tail(buf, &off, v->hook, strlen(v->hook) + 1);
+	hex[0] = 0;
+	for (i = v->trim_stack; i < e->nr_stack; i++)
+		len += snprintf(hex + len, sizeof(hex) - len, "%s0x%llx", len ? " " : "",
+				(unsigned long long)rec->stack[i]);
+	s->ips_hex = put_tail(buf, &off, hex, len + 1);
 	return fn(ctx, e->time_ns, buf, off);
 }
 
-/* "c+0x22 (prog) <- b+0x9 (prog) <- 0x7f..." into buf, cut at a whole frame */
+/* One frame of a user stack: "c+0x22 (prog)", "0x7f.. (libc.so.6)" or "0x7f.." */
+static void frame_text(const struct lbrfile *f, const struct lbr_record *rec, struct usyms *us,
+		       unsigned int i, char *one, size_t size)
+{
+	const struct lbrsnap_ustack *u = rec->ustack;
+	struct usym_loc loc;
+	const char *base;
+
+	memset(&loc, 0, sizeof(loc));
+	if (us)
+		usyms__lookup_pid(us, f, rec->ev->pid, u->ip[i], i > 0, &loc);
+	base = loc.path ? strrchr(loc.path, '/') : NULL;
+	base = base ? base + 1 : loc.path;
+	if (loc.name)
+		snprintf(one, size, "%s+0x%llx (%s)", loc.name, (unsigned long long)loc.off, base);
+	else if (base)
+		snprintf(one, size, "0x%llx (%s)", (unsigned long long)u->ip[i], base);
+	else
+		snprintf(one, size, "0x%llx", (unsigned long long)u->ip[i]);
+}
+
+/*
+ * "c+0x22 (prog) <- b+0x9 (prog) <- 0x7f..." into buf, cut at a whole frame; repeats
+ * collapsed and the end of the frames said, as lbrsnap report does (usyms__stack_len())
+ */
 static void user_frames(const struct lbrfile *f, const struct lbr_record *rec, struct usyms *us,
 			char *buf, size_t size)
 {
 	const struct lbrsnap_ustack *u = rec->ustack;
+	unsigned int i, j, shown;
 	size_t len = 0;
-	struct usym_loc loc;
 	char one[512];
-	const char *base;
-	unsigned int i;
 	int n;
 
 	buf[0] = 0;
-	for (i = 0; i < u->nr; i++) {
-		memset(&loc, 0, sizeof(loc));
-		if (us)
-			usyms__lookup_pid(us, f, rec->ev->pid, u->ip[i], i > 0, &loc);
-		base = loc.path ? strrchr(loc.path, '/') : NULL;
-		base = base ? base + 1 : loc.path;
-		if (loc.name)
-			snprintf(one, sizeof(one), "%s+0x%llx (%s)", loc.name,
-				 (unsigned long long)loc.off, base);
-		else if (base)
-			snprintf(one, sizeof(one), "0x%llx (%s)", (unsigned long long)u->ip[i],
-				 base);
-		else
-			snprintf(one, sizeof(one), "0x%llx", (unsigned long long)u->ip[i]);
+	shown = usyms__stack_len(f, rec->ev->pid, u->ip, u->nr);
+	for (i = 0; i < u->nr; i = j) {
+		for (j = i + 1; j < shown && u->ip[j] == u->ip[i]; j++)
+			;
+		if (i >= shown) {
+			snprintf(one, sizeof(one), "[stack cut: 0x%llx in no executable mapping, "
+				 "%u entr%s left out]", (unsigned long long)u->ip[i], u->nr - i,
+				 u->nr - i == 1 ? "y" : "ies");
+			j = u->nr;
+		} else {
+			frame_text(f, rec, us, i, one, sizeof(one));
+			if (j - i > 1)
+				snprintf(one + strlen(one), sizeof(one) - strlen(one),
+					 " <- [%u repeated frames]", j - i - 1);
+		}
 		n = snprintf(buf + len, size - len, "%s%s", i ? " <- " : "", one);
 		if (n < 0 || (size_t)n >= size - len) {
 			buf[len] = 0;

@@ -7,7 +7,8 @@
  *                        triples, [0] most recent)
  *   lbr:branch           one per branch entry, printed with %pS so that trace-cmd and
  *                        KernelShark show symbols without a plugin
- *   lbr:stack            the kernel call stack of a record, innermost first
+ *   lbr:stack            the kernel call stack of a record, innermost first; ips_hex holds
+ *                        the same addresses in hex, for trace-cmd report without the plugin
  *   lbr:user_stack       its user call stack (--user-stack), innermost first: the addresses,
  *                        and "frames", their names from the capture's maps and the files'
  *                        ELF symbols, resolved when the event is written ("c+0x22

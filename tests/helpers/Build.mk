@@ -43,13 +43,21 @@ $(OUT)/tests/helpers/ustack-load: $(OUT)/tests/helpers/ustack-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
-ALL_TARGETS += $(OUT)/tests/helpers/ustack-load
+# Without frame pointers, as distribution binaries are built (the walk of its user stack
+# reads data), no red zone (its asm pushes), with a build id for its separate debug file.
+$(OUT)/tests/helpers/nofp-load.o: CFLAGS += -O2 -fomit-frame-pointer -mno-red-zone
+$(OUT)/tests/helpers/nofp-load: SAN_CFLAGS :=
+$(OUT)/tests/helpers/nofp-load: SAN_LDFLAGS :=
+$(OUT)/tests/helpers/nofp-load: $(OUT)/tests/helpers/nofp-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -Wl,--build-id -o $@ $^
 
 $(OUT)/tests/helpers/timer-load: $(OUT)/tests/helpers/timer-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
-ALL_TARGETS += $(OUT)/tests/helpers/timer-load
+ALL_TARGETS += $(OUT)/tests/helpers/ustack-load $(OUT)/tests/helpers/nofp-load \
+	$(OUT)/tests/helpers/timer-load
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
 	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
 	$(OUT)/tests/helpers/uprobe-load

@@ -326,7 +326,7 @@ static size_t expect_record(const struct synth *s, unsigned int i, char *out, si
 	n += snprintf(out + n, len - n, "stack|%s nr=%u trimmed=%u ips=", hook, ev->nr_stack,
 		      trim_st);
 	for (j = trim_st; j < ev->nr_stack; j++)
-		n += snprintf(out + n, len - n, "%s%llu", j > trim_st ? " " : "",
+		n += snprintf(out + n, len - n, "%s0x%llx", j > trim_st ? " " : "",
 			      (unsigned long long)st[j]);
 	return n + snprintf(out + n, len - n, "\n");
 }
