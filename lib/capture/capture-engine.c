@@ -745,7 +745,8 @@ static int check_watchpoints(struct capture *c, char *err, size_t err_len)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	/* a watchpoint that never fires would record nothing and look like no writes */
+	return nr ? mem_watch__probe(err, err_len) : 0;
 }
 
 static bool has_user_probe(const struct attach_set *set)
