@@ -211,8 +211,8 @@ static int write_lbr(const struct perf_event_header *rec, __u64 time, void *ctx)
 }
 
 /*
- * The recording's next record, with the records inside PERF_RECORD_COMPRESSED taken out of
- * it in their place: the merged file is written uncompressed, so that the lbr records can
+ * The recording's next record, with the records inside PERF_RECORD_COMPRESSED(2) taken out
+ * of it in their place: the merged file is written uncompressed, so that the lbr records can
  * go between them in time order and the COMMs inside are seen.
  */
 static int merge_next(struct merge *m, const struct perf_event_header **h)
@@ -230,7 +230,8 @@ static int merge_next(struct merge *m, const struct perf_event_header **h)
 		ret = perf_reader__next(m->r, h);
 		if (ret <= 0)
 			break;
-		if ((*h)->type != PERF_RECORD_COMPRESSED)
+		if ((*h)->type != PERF_RECORD_COMPRESSED &&
+		    (*h)->type != PERF_RECORD_COMPRESSED2)
 			return ret;
 		if (!m->unzip) {
 			ret = perf_unzip__new(&m->unzip);
@@ -339,12 +340,12 @@ static int add_attrs(struct merge *m)
 	int err;
 
 	for (i = 0; i < perf_reader__nr_attrs(m->r); i++) {
-		const struct perf_file_attr *fa = perf_reader__attr(m->r, i);
-		struct perf_event_attr a = fa->attr;
+		struct perf_file_attr fa = *perf_reader__attr(m->r, i);
 
+		/* newer perf's fields (config3, config4 of 144-byte attrs) are copied too */
 		if (m->add_identifier)
-			a.sample_type |= PERF_SAMPLE_IDENTIFIER;
-		err = perf_writer__add_attr(m->w, &a, fa->ids, fa->nr_ids);
+			fa.attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		err = perf_writer__add_file_attr(m->w, &fa);
 		if (err)
 			return err;
 	}
@@ -398,8 +399,11 @@ static int write_features(struct merge *m)
 	void *d;
 	int bit, err;
 
+	/* the lbr records go between the recorded ones: those are written decompressed */
+	if (perf_feat__test(fh->features, PERF_FEAT_COMPRESSED))
+		fprintf(stderr, "%s: note: its compressed records (perf record -z) are written "
+			"decompressed\n", m->rec_path);
 	for (bit = 0; bit < PERF_FEAT_BITS; bit++) {
-		/* the records are written decompressed */
 		if (!perf_feat__test(fh->features, bit) || bit == PERF_FEAT_COMPRESSED)
 			continue;
 		err = perf_reader__feature(m->r, bit, &d, &len);
