@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "perf-data-reader.h"
 #include "perf-data-writer.h"
 #include "perf-unzip.h"
+#include "perf-pipe.h"
 #include "perf-convert.h"
 #include "perf-merge.h"
 #include "perf-lbr.h"
@@ -458,17 +460,12 @@ static int lbr_opts(struct merge *m, struct perf_lbr_opts *o)
 }
 
 /*
- * The two shapes of perf.data that cannot be rewritten in place of a recording, named with
- * what to do instead: `perf record --threads` writes a directory of per-thread data files,
- * and `perf record -o -` a pipe-mode stream (a 16-byte header, attrs and features as
- * records) that perf 6.1 itself cannot turn back into a file for tracepoint events.
+ * `perf record --threads` writes a directory of per-thread data files: it cannot be rewritten
+ * in place of a recording, said with what to do instead.
  */
 static int check_shape(const char *path)
 {
-	struct perf_pipe_file_header { __u64 magic, size; } h;
 	struct stat st;
-	ssize_t n;
-	int fd;
 
 	if (stat(path, &st))
 		return 0;	/* the reader names the error */
@@ -477,30 +474,18 @@ static int check_shape(const char *path)
 			"data files cannot be merged; record without --threads\n", path);
 		return -EISDIR;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, &h, sizeof(h));
-	close(fd);
-	if (n == sizeof(h) && !memcmp(&h.magic, "PERFILE2", 8) && h.size == sizeof(h)) {
-		fprintf(stderr, "%s: pipe-mode perf.data (from `perf record -o -`) cannot be "
-			"merged; record to a file: perf record -k mono -o FILE\n", path);
-		return -ENOTSUP;
-	}
 	return 0;
 }
 
-int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
-	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)
+static int merge_files(const char *rec_path, const char *rec_name, const char *cap_path,
+		       const char *out_path, const char *kallsyms_path, bool keep_all,
+		       struct perf_merge_stats *st)
 {
 	struct perf_lbr_opts o = { .keep_all = keep_all };
 	struct lbrfile *cap = NULL;
-	struct merge m = { .rec_path = rec_path };
+	struct merge m = { .rec_path = rec_name };
 	int err;
 
-	err = check_shape(rec_path);
-	if (err)
-		return err;
 	err = perf_reader__open(rec_path, &m.r);
 	if (err)
 		return err;
@@ -548,5 +533,70 @@ cleanup:
 	perf_unzip__free(m.unzip);
 	free(m.ids);
 	free(m.tids);
+	return err;
+}
+
+/* A temporary file for a pipe's perf.data; "" when none could be made. */
+static int make_tmp(char *path, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, size, "%s/lbrsnap-pipe.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot create a temporary file: %s\n", path, strerror(errno));
+		path[0] = '\0';
+		return -errno;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Pipes both ways, as perf inject takes them: a pipe-mode input ("-" for standard input, or
+ * a file written by `perf record -o -`) is read into a temporary perf.data first, and for
+ * "-" as output the merged file is written out in pipe mode. The merge itself needs a file:
+ * it reads the recording twice and writes the feature table last.
+ */
+int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
+	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)
+{
+	bool from_pipe = !strcmp(rec_path, "-"), to_pipe = !strcmp(out_path, "-");
+	char in_tmp[PATH_MAX] = "", out_tmp[PATH_MAX] = "";
+	const char *rec_name = from_pipe ? "standard input" : rec_path;
+	int err, fd;
+
+	if (!from_pipe) {
+		err = check_shape(rec_path);
+		if (err)
+			return err;
+	}
+	if (from_pipe || perf_pipe__is_pipe_file(rec_path)) {
+		err = make_tmp(in_tmp, sizeof(in_tmp));
+		if (err)
+			return err;
+		fd = from_pipe ? 0 : open(rec_path, O_RDONLY | O_CLOEXEC);
+		err = fd < 0 ? -errno : perf_pipe__to_file(fd, rec_name, in_tmp);
+		if (fd > 0)
+			close(fd);
+		if (err)
+			goto cleanup;
+		rec_path = in_tmp;
+	}
+	if (to_pipe) {
+		err = make_tmp(out_tmp, sizeof(out_tmp));
+		if (err)
+			goto cleanup;
+		out_path = out_tmp;
+	}
+	err = merge_files(rec_path, rec_name, cap_path, out_path, kallsyms_path, keep_all, st);
+	if (!err && to_pipe)
+		err = perf_pipe__from_file(out_tmp, 1, "standard output");
+cleanup:
+	if (in_tmp[0])
+		unlink(in_tmp);
+	if (out_tmp[0])
+		unlink(out_tmp);
 	return err;
 }
