@@ -83,6 +83,31 @@ static const struct perf_event_attr *attr_of(struct merge *m, __u64 id)
 	return f ? &perf_reader__attr(m->r, f->attr)->attr : NULL;
 }
 
+/*
+ * Why the times of a recording on another clock cannot be converted exactly. perf's default
+ * clock is the kernel's local_clock(), which drifts against CLOCK_MONOTONIC, and perf
+ * records no pair of the two. Its CLOCK_DATA feature (written with -k) pairs the recorded
+ * clock with the time of day at one instant; lbrsnap pairs CLOCK_MONOTONIC with the time of
+ * day at another, but the time of day is slewed and stepped against CLOCK_MONOTONIC, so the
+ * two pairs give an offset only as exact as NTP left the clock: not what a merge in time
+ * order needs, where microseconds decide the order.
+ */
+static const char *clock_why(struct merge *m, const struct perf_event_attr *a)
+{
+	bool clock_data = perf_feat__test(perf_reader__header(m->r)->features,
+					  PERF_FEAT_CLOCK_DATA);
+
+	if (!a->use_clockid)
+		return "perf's default clock (local_clock) keeps no fixed offset to "
+		       "CLOCK_MONOTONIC and the file records none, so its times cannot be "
+		       "converted";
+	return clock_data ? "its CLOCK_DATA ties that clock to the time of day only, which NTP "
+			    "slews against CLOCK_MONOTONIC, so its times cannot be converted "
+			    "exactly" :
+			    "the file records no offset of that clock to CLOCK_MONOTONIC "
+			    "(no CLOCK_DATA), so its times cannot be converted";
+}
+
 /* What perf itself requires, plus what a merge needs: the clock and the id position. */
 static int check_attrs(struct merge *m)
 {
@@ -98,8 +123,9 @@ static int check_attrs(struct merge *m)
 		if (!a->use_clockid || a->clockid != 1) {
 			fprintf(stderr, "%s: not recorded with CLOCK_MONOTONIC timestamps (%s); "
 				"lbr records can only be merged into a file from "
-				"`perf record -k mono ...`\n", m->rec_path,
-				a->use_clockid ? "another -k clock" : "perf's default clock");
+				"`perf record -k mono ...`: %s\n", m->rec_path,
+				a->use_clockid ? "another -k clock" : "perf's default clock",
+				clock_why(m, a));
 			return -EINVAL;
 		}
 		if (a->sample_id_all != m->sample_id_all) {
