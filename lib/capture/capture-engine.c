@@ -516,6 +516,9 @@ static void explain_load_error(struct capture *c, size_t obj, int ret, char *err
 		snprintf(err, len, "loading %s failed: %s", what, strerror(-ret));
 }
 
+/* The perf event type that uprobes (and so uretprobes and USDT probes) need */
+#define UPROBE_PMU "/sys/bus/event_source/devices/uprobe"
+
 static int load_and_attach(struct capture *c, char *err, size_t err_len)
 {
 	size_t i;
@@ -589,7 +592,13 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			s->link = bpf_program__attach(s->prog);
 		if (!s->link) {
 			ret = -errno;
-			snprintf(err, err_len, "cannot attach %s: %s", t->spec, strerror(-ret));
+			/* libbpf's own message ("failed to determine uprobe perf type") says less */
+			if (t->upath && access(UPROBE_PMU, F_OK))
+				snprintf(err, err_len, "cannot attach %s: this kernel has no uprobes "
+					 "(no %s: CONFIG_UPROBE_EVENTS)", t->spec, UPROBE_PMU);
+			else
+				snprintf(err, err_len, "cannot attach %s: %s", t->spec,
+					 strerror(-ret));
 			return ret;
 		}
 	}
