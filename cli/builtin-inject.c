@@ -14,11 +14,14 @@ static void usage(FILE *f)
 		"usage: lbrsnap inject -i RECORDED [--lbr CAPTURE] -o MERGED [--kallsyms FILE]\n"
 		"                      [--keep-all] [--force]\n"
 		"\n"
-		"    -i, --input FILE      perf.data from `perf record -k mono ...`\n"
+		"    -i, --input FILE      perf.data from `perf record -k mono ...`; - for a\n"
+		"                          pipe (perf record -k mono -o -)\n"
 		"        --lbr FILE        capture to merge in (default lbrsnap.data)\n"
-		"    -o, --output FILE     merged perf.data to write\n"
+		"    -o, --output FILE     merged perf.data to write; - for a pipe-mode stream\n"
+		"                          on standard output (perf report -i -)\n"
 		"        --kallsyms FILE   where to save the capture's kallsyms for\n"
-		"                          `perf report --kallsyms` (default OUTPUT.kallsyms)\n"
+		"                          `perf report --kallsyms` (default OUTPUT.kallsyms,\n"
+		"                          none for -o -)\n"
 		"        --no-kallsyms     do not save the kallsyms copy\n"
 		"        --keep-all        keep the tracing path's entries in callchains and\n"
 		"                          branch stacks (as lbrsnap report --keep-all)\n"
@@ -42,8 +45,8 @@ int cmd_inject(int argc, char **argv)
 			       cli.force ? PERF_MERGE_FORCE : 0, &st);
 	if (err >= 0)
 		fprintf(stderr, "lbrsnap inject: wrote %s: %llu recorded samples, %llu lbr "
-			"samples%s\n", cli.output, (unsigned long long)st.rec_samples,
-			(unsigned long long)st.lbr_samples,
+			"samples%s\n", strcmp(cli.output, "-") ? cli.output : "standard output",
+			(unsigned long long)st.rec_samples, (unsigned long long)st.lbr_samples,
 			err ? " (without its kallsyms copy)" : "");
 	sig_defer__end(&old, "lbrsnap inject", cli.output);
 	perf_cli__free(&cli);

@@ -15,8 +15,9 @@ static int perf_cli__check_apart(const struct perf_cli *cli)
 
 	for (i = 0; i < 2; i++) {
 		for (j = 0; j < 2; j++) {
+			/* "-" is standard input or output, never a file */
 			if (!out_file__same(out[j], in[i]) && !(out[j] && in[i] &&
-			    !strcmp(out[j], in[i])))
+			    !strcmp(out[j], in[i]) && strcmp(in[i], "-")))
 				continue;
 			fprintf(stderr, "lbrsnap %s: %s: is the input %s; write the output "
 				"elsewhere\n", cli->cmd, out[j], in[i]);
@@ -83,6 +84,8 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 	}
 	if (no_kallsyms) {
 		cli->kallsyms = NULL;
+	} else if (!cli->kallsyms && !strcmp(cli->output, "-")) {
+		/* standard output has no name to put the copy beside: --kallsyms FILE does */
 	} else if (!cli->kallsyms && out_file__is_stream(cli->output)) {
 		/* nothing is created beside a device, FIFO or socket */
 		fprintf(stderr, "lbrsnap %s: %s is not a regular file: no kallsyms copy is saved "

@@ -12,7 +12,8 @@ struct perf_cli {
 	const char *input;		/* -i */
 	const char *lbr;		/* --lbr */
 	const char *output;		/* -o */
-	const char *kallsyms;		/* --kallsyms, else OUTPUT.kallsyms; NULL: --no-kallsyms */
+	/* --kallsyms, else OUTPUT.kallsyms (none for -o -); NULL: --no-kallsyms */
+	const char *kallsyms;
 	bool keep_all;			/* --keep-all */
 	bool force;			/* --force (inject): another release or time range */
 	char *kallsyms_buf;

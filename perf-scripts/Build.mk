@@ -18,6 +18,19 @@ $(OUT)/tests/host/perf-mkcapture: $(OUT)/tests/host/t-perf-mkcapture.o $(OUT)/li
 
 ALL_TARGETS += $(OUT)/tests/host/perf-mkcapture
 
+# perf-count: what lbrsnap's perf.data reader gets out of a file (t-real-inputs), and
+# tracedat-count the same for trace.dat
+$(OUT)/tests/host/perf-count: $(OUT)/tests/host/t-perf-count.o $(OUT)/liblbrsnap.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread
+
+# tracedat-count: the same for trace.dat, through the trace.dat reader
+$(OUT)/tests/host/tracedat-count: $(OUT)/tests/host/t-tracedat-count.o $(OUT)/liblbrsnap.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread
+
+ALL_TARGETS += $(OUT)/tests/host/perf-count $(OUT)/tests/host/tracedat-count
+
 .PHONY: install-perf
 install-perf: $(OUT)/lbrsnap
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PERF_EXEC_DIR) \

@@ -594,6 +594,9 @@ static void say_loading(struct capture *c, bool start)
 	c->said_loading = true;
 }
 
+/* The perf event type that uprobes (and so uretprobes and USDT probes) need */
+#define UPROBE_PMU "/sys/bus/event_source/devices/uprobe"
+
 static int load_and_attach(struct capture *c, char *err, size_t err_len)
 {
 	size_t i;
@@ -669,7 +672,13 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			s->link = bpf_program__attach(s->prog);
 		if (!s->link) {
 			ret = -errno;
-			snprintf(err, err_len, "cannot attach %s: %s", t->spec, strerror(-ret));
+			/* libbpf's own message ("failed to determine uprobe perf type") says less */
+			if (t->upath && access(UPROBE_PMU, F_OK))
+				snprintf(err, err_len, "cannot attach %s: this kernel has no uprobes "
+					 "(no %s: CONFIG_UPROBE_EVENTS)", t->spec, UPROBE_PMU);
+			else
+				snprintf(err, err_len, "cannot attach %s: %s", t->spec,
+					 strerror(-ret));
 			return ret;
 		}
 	}
@@ -825,7 +834,8 @@ static int check_watchpoints(struct capture *c, char *err, size_t err_len)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	/* a watchpoint that never fires would record nothing and look like no writes */
+	return nr ? mem_watch__probe(err, err_len) : 0;
 }
 
 static bool has_user_probe(const struct attach_set *set)

@@ -9,10 +9,69 @@
 #include <unistd.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include "attach-spec.h"
 #include "mem-watch.h"
+
+/* The probe's variable: only mem_watch__probe() writes it. */
+static volatile __u64 probe_var;
+
+int mem_watch__probe(char *err, size_t err_len)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = HW_BREAKPOINT_W,
+		.bp_addr = (unsigned long)&probe_var,
+		.bp_len = sizeof(probe_var),
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	__u64 count = 0;
+	int fd, ret = 0, i;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ENOSPC)
+			snprintf(err, err_len, "mem: no free hardware debug register on this "
+				 "machine (perf, gdb or another watchpoint may hold them)");
+		else
+			snprintf(err, err_len, "mem: this machine has no hardware watchpoints "
+				 "(perf_event_open(breakpoint): %s)", strerror(-ret));
+		return ret;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		ret = -errno;
+		snprintf(err, err_len, "mem: cannot enable a test watchpoint: %s", strerror(-ret));
+		goto cleanup;
+	}
+	for (i = 0; i < MEM_WATCH_PROBE_WRITES; i++)
+		probe_var = i + 1;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count)) {
+		ret = -EIO;
+		snprintf(err, err_len, "mem: cannot read a test watchpoint's count");
+		goto cleanup;
+	}
+	/*
+	 * Some virtual machines accept breakpoint events but never deliver the debug exception:
+	 * the events open and count nothing, and a recording would say only "0 hook hits".
+	 */
+	if (count != MEM_WATCH_PROBE_WRITES) {
+		ret = -EOPNOTSUPP;
+		snprintf(err, err_len, "mem: hardware watchpoints do not fire on this machine: a "
+			 "test watchpoint counted %llu of %d writes to lbrsnap's own variable "
+			 "(a virtual machine without debug register support?)",
+			 (unsigned long long)count, MEM_WATCH_PROBE_WRITES);
+	}
+cleanup:
+	close(fd);
+	return ret;
+}
 
 static int watch_add(struct mem_watch *w, struct bpf_program *prog,
 		     const struct attach_target *t, pid_t pid, int cpu, bool on_exec, char *err,

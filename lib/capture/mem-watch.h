@@ -23,6 +23,15 @@ struct mem_watch {
 /* x86 has four debug registers per CPU: at most this many watchpoints at once */
 #define MEM_WATCH_MAX 4
 
+/* Writes of lbrsnap's own variable that mem_watch__probe() expects its watchpoint to count */
+#define MEM_WATCH_PROBE_WRITES 3
+
+/*
+ * Whether hardware watchpoints fire here: one armed on a variable of lbrsnap's own, written
+ * MEM_WATCH_PROBE_WRITES times, must count every write. 0, or a negative errno with a
+ * one-line message naming the cause.
+ */
+int mem_watch__probe(char *err, size_t err_len);
 /* A kernel address on every online CPU. Returns 0 or a negative errno, with a message. */
 int mem_watch__attach_cpus(struct mem_watch *w, struct bpf_program *prog,
 			   const struct attach_target *t, char *err, size_t err_len);

@@ -23,20 +23,73 @@ static const char *const arg_names[LBRSNAP_MAX_ARGS] = {
 	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5",
 };
 
-void event_fields__name(const char *spec, char *out, size_t size)
+static bool is_user_probe(const char *spec)
 {
-	size_t o = 0;
+	return !strncmp(spec, "uprobe:", 7) || !strncmp(spec, "uretprobe:", 10) ||
+	       !strncmp(spec, "usdt:", 5);
+}
 
-	for (; *spec && o + 3 < size; spec++) {
-		if (*spec == ':') {
+/* Copies text[0..len) into out as identifier characters, ':' as "__"; returns the new end. */
+static size_t put_ident(char *out, size_t o, size_t size, const char *text, size_t len)
+{
+	for (; len && *text && o + 3 < size; text++, len--) {
+		if (*text == ':') {
 			out[o++] = '_';
 			out[o++] = '_';
 		} else {
-			out[o++] = (*spec >= 'a' && *spec <= 'z') || (*spec >= 'A' && *spec <= 'Z') ||
-				   (*spec >= '0' && *spec <= '9') ? *spec : '_';
+			out[o++] = (*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') ||
+				   (*text >= '0' && *text <= '9') ? *text : '_';
 		}
 	}
 	out[o] = '\0';
+	return o;
+}
+
+void event_fields__name(const char *spec, char *out, size_t size)
+{
+	const char *path, *base, *rest;
+	size_t o;
+
+	out[0] = '\0';
+	path = strchr(spec, ':');
+	if (!is_user_probe(spec) || !path) {
+		put_ident(out, 0, size, spec, (size_t)-1);
+		return;
+	}
+	/*
+	 * A user probe is named after its file's base name, not its path, as perf names its
+	 * uprobe events: the name stays readable and bounded wherever the file lies.
+	 */
+	rest = strchr(strrchr(spec, '/') ?: path, ':');
+	if (rest == path)
+		rest = strchr(path + 1, ':');
+	if (!rest)
+		rest = spec + strlen(spec);
+	base = memrchr(path + 1, '/', rest - path - 1);
+	base = base ? base + 1 : path + 1;
+	o = put_ident(out, 0, size, spec, path - spec + 1);
+	if (rest - base > EVENT_FIELDS_BASE_MAX)
+		base = rest - EVENT_FIELDS_BASE_MAX;
+	o = put_ident(out, o, size, base, rest - base);
+	put_ident(out, o, size, rest, (size_t)-1);
+}
+
+void event_fields__unique_name(event_fields_spec_fn spec_at, const void *ctx, size_t i,
+			       char *out, size_t size)
+{
+	char other[256];
+	size_t j, len;
+
+	event_fields__name(spec_at(ctx, i), out, size);
+	for (j = 0; j < i; j++) {
+		event_fields__name(spec_at(ctx, j), other, sizeof(other));
+		if (strcmp(other, out))
+			continue;
+		/* the first keeps the name, as perf keeps its first probe's */
+		len = strlen(out);
+		snprintf(out + len, size - len, "_%zu", i);
+		return;
+	}
 }
 
 static bool is_reserved(const char *name)

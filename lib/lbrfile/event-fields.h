@@ -51,8 +51,21 @@ struct event_fields {
 	struct event_field f[EVENT_FIELDS_MAX];
 };
 
-/* A format name is a C identifier: "fexit:do_sys_openat2" -> "fexit__do_sys_openat2". */
+/*
+ * A format name is a C identifier: "fexit:do_sys_openat2" -> "fexit__do_sys_openat2"; a user
+ * probe's names its file by base name (at most EVENT_FIELDS_BASE_MAX characters, the end
+ * kept): "uprobe:/usr/bin/prog:f" -> "uprobe__prog__f".
+ */
+#define EVENT_FIELDS_BASE_MAX 32
 void event_fields__name(const char *spec, char *out, size_t size);
+/* The spec of attach point i of a set, for event_fields__unique_name(). */
+typedef const char *(*event_fields_spec_fn)(const void *ctx, size_t i);
+/*
+ * event_fields__name() of spec i, unique among specs 0..i: where an earlier one has the same
+ * name (two files of one base name), "_<i>" is appended.
+ */
+void event_fields__unique_name(event_fields_spec_fn spec_at, const void *ctx, size_t i,
+			       char *out, size_t size);
 /*
  * The fields of attach point ap's arguments, laid out from offset on (8-aligned values,
  * 4-byte __data_loc words). ap without arguments gives none; end is then offset.

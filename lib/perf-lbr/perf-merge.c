@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "perf-data-reader.h"
 #include "perf-data-writer.h"
 #include "perf-unzip.h"
+#include "perf-pipe.h"
 #include "perf-convert.h"
 #include "perf-merge.h"
 #include "perf-lbr.h"
@@ -82,6 +84,31 @@ static const struct perf_event_attr *attr_of(struct merge *m, __u64 id)
 	return f ? &perf_reader__attr(m->r, f->attr)->attr : NULL;
 }
 
+/*
+ * Why the times of a recording on another clock cannot be converted exactly. perf's default
+ * clock is the kernel's local_clock(), which drifts against CLOCK_MONOTONIC, and perf
+ * records no pair of the two. Its CLOCK_DATA feature (written with -k) pairs the recorded
+ * clock with the time of day at one instant; lbrsnap pairs CLOCK_MONOTONIC with the time of
+ * day at another, but the time of day is slewed and stepped against CLOCK_MONOTONIC, so the
+ * two pairs give an offset only as exact as NTP left the clock: not what a merge in time
+ * order needs, where microseconds decide the order.
+ */
+static const char *clock_why(struct merge *m, const struct perf_event_attr *a)
+{
+	bool clock_data = perf_feat__test(perf_reader__header(m->r)->features,
+					  PERF_FEAT_CLOCK_DATA);
+
+	if (!a->use_clockid)
+		return "perf's default clock (local_clock) keeps no fixed offset to "
+		       "CLOCK_MONOTONIC and the file records none, so its times cannot be "
+		       "converted";
+	return clock_data ? "its CLOCK_DATA ties that clock to the time of day only, which NTP "
+			    "slews against CLOCK_MONOTONIC, so its times cannot be converted "
+			    "exactly" :
+			    "the file records no offset of that clock to CLOCK_MONOTONIC "
+			    "(no CLOCK_DATA), so its times cannot be converted";
+}
+
 /* What perf itself requires, plus what a merge needs: the clock and the id position. */
 static int check_attrs(struct merge *m)
 {
@@ -97,8 +124,9 @@ static int check_attrs(struct merge *m)
 		if (!a->use_clockid || a->clockid != 1) {
 			fprintf(stderr, "%s: not recorded with CLOCK_MONOTONIC timestamps (%s); "
 				"lbr records can only be merged into a file from "
-				"`perf record -k mono ...`\n", m->rec_path,
-				a->use_clockid ? "another -k clock" : "perf's default clock");
+				"`perf record -k mono ...`: %s\n", m->rec_path,
+				a->use_clockid ? "another -k clock" : "perf's default clock",
+				clock_why(m, a));
 			return -EINVAL;
 		}
 		if (a->sample_id_all != m->sample_id_all) {
@@ -212,8 +240,8 @@ static int write_lbr(const struct perf_event_header *rec, __u64 time, void *ctx)
 }
 
 /*
- * The recording's next record, with the records inside PERF_RECORD_COMPRESSED taken out of
- * it in their place: the merged file is written uncompressed, so that the lbr records can
+ * The recording's next record, with the records inside PERF_RECORD_COMPRESSED(2) taken out
+ * of it in their place: the merged file is written uncompressed, so that the lbr records can
  * go between them in time order and the COMMs inside are seen.
  */
 static int merge_next(struct merge *m, const struct perf_event_header **h)
@@ -231,7 +259,8 @@ static int merge_next(struct merge *m, const struct perf_event_header **h)
 		ret = perf_reader__next(m->r, h);
 		if (ret <= 0)
 			break;
-		if ((*h)->type != PERF_RECORD_COMPRESSED)
+		if ((*h)->type != PERF_RECORD_COMPRESSED &&
+		    (*h)->type != PERF_RECORD_COMPRESSED2)
 			return ret;
 		if (!m->unzip) {
 			ret = perf_unzip__new(&m->unzip);
@@ -340,12 +369,12 @@ static int add_attrs(struct merge *m)
 	int err;
 
 	for (i = 0; i < perf_reader__nr_attrs(m->r); i++) {
-		const struct perf_file_attr *fa = perf_reader__attr(m->r, i);
-		struct perf_event_attr a = fa->attr;
+		struct perf_file_attr fa = *perf_reader__attr(m->r, i);
 
+		/* newer perf's fields (config3, config4 of 144-byte attrs) are copied too */
 		if (m->add_identifier)
-			a.sample_type |= PERF_SAMPLE_IDENTIFIER;
-		err = perf_writer__add_attr(m->w, &a, fa->ids, fa->nr_ids);
+			fa.attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		err = perf_writer__add_file_attr(m->w, &fa);
 		if (err)
 			return err;
 	}
@@ -399,8 +428,11 @@ static int write_features(struct merge *m)
 	void *d;
 	int bit, err;
 
+	/* the lbr records go between the recorded ones: those are written decompressed */
+	if (perf_feat__test(fh->features, PERF_FEAT_COMPRESSED))
+		fprintf(stderr, "%s: note: its compressed records (perf record -z) are written "
+			"decompressed\n", m->rec_path);
 	for (bit = 0; bit < PERF_FEAT_BITS; bit++) {
-		/* the records are written decompressed */
 		if (!perf_feat__test(fh->features, bit) || bit == PERF_FEAT_COMPRESSED)
 			continue;
 		err = perf_reader__feature(m->r, bit, &d, &len);
@@ -455,17 +487,12 @@ static int lbr_opts(struct merge *m, struct perf_lbr_opts *o)
 }
 
 /*
- * The two shapes of perf.data that cannot be rewritten in place of a recording, named with
- * what to do instead: `perf record --threads` writes a directory of per-thread data files,
- * and `perf record -o -` a pipe-mode stream (a 16-byte header, attrs and features as
- * records) that perf 6.1 itself cannot turn back into a file for tracepoint events.
+ * `perf record --threads` writes a directory of per-thread data files: it cannot be rewritten
+ * in place of a recording, said with what to do instead.
  */
 static int check_shape(const char *path)
 {
-	struct perf_pipe_file_header { __u64 magic, size; } h;
 	struct stat st;
-	ssize_t n;
-	int fd;
 
 	if (stat(path, &st))
 		return 0;	/* the reader names the error */
@@ -473,16 +500,6 @@ static int check_shape(const char *path)
 		fprintf(stderr, "%s: a directory (from `perf record --threads`?): its per-thread "
 			"data files cannot be merged; record without --threads\n", path);
 		return -EISDIR;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, &h, sizeof(h));
-	close(fd);
-	if (n == sizeof(h) && !memcmp(&h.magic, "PERFILE2", 8) && h.size == sizeof(h)) {
-		fprintf(stderr, "%s: pipe-mode perf.data (from `perf record -o -`) cannot be "
-			"merged; record to a file: perf record -k mono -o FILE\n", path);
-		return -ENOTSUP;
 	}
 	return 0;
 }
@@ -526,24 +543,15 @@ static int check_origin(struct merge *m, struct lbrfile *cap, const char *cap_pa
 	return -EXDEV;
 }
 
-int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
-	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)
-{
-	return perf_merge_flags(rec_path, cap_path, out_path, kallsyms_path, keep_all, 0, st);
-}
-
-int perf_merge_flags(const char *rec_path, const char *cap_path, const char *out_path,
-		     const char *kallsyms_path, bool keep_all, unsigned int flags,
-		     struct perf_merge_stats *st)
+static int merge_files(const char *rec_path, const char *rec_name, const char *cap_path,
+		       const char *out_path, const char *kallsyms_path, bool keep_all,
+		       unsigned int flags, struct perf_merge_stats *st)
 {
 	struct perf_lbr_opts o = { .keep_all = keep_all };
 	struct lbrfile *cap = NULL;
-	struct merge m = { .rec_path = rec_path };
+	struct merge m = { .rec_path = rec_name };
 	int err;
 
-	err = check_shape(rec_path);
-	if (err)
-		return err;
 	err = perf_reader__open(rec_path, &m.r);
 	if (err)
 		return err;
@@ -592,5 +600,79 @@ cleanup:
 	perf_unzip__free(m.unzip);
 	free(m.ids);
 	free(m.tids);
+	return err;
+}
+
+/* A temporary file for a pipe's perf.data; "" when none could be made. */
+static int make_tmp(char *path, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, size, "%s/lbrsnap-pipe.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot create a temporary file: %s\n", path, strerror(errno));
+		path[0] = '\0';
+		return -errno;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Pipes both ways, as perf inject takes them: a pipe-mode input ("-" for standard input, or
+ * a file written by `perf record -o -`) is read into a temporary perf.data first, and for
+ * "-" as output the merged file is written out in pipe mode. The merge itself needs a file:
+ * it reads the recording twice and writes the feature table last.
+ */
+int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
+	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)
+{
+	return perf_merge_flags(rec_path, cap_path, out_path, kallsyms_path, keep_all, 0, st);
+}
+
+int perf_merge_flags(const char *rec_path, const char *cap_path, const char *out_path,
+		     const char *kallsyms_path, bool keep_all, unsigned int flags,
+		     struct perf_merge_stats *st)
+{
+	bool from_pipe = !strcmp(rec_path, "-"), to_pipe = !strcmp(out_path, "-");
+	char in_tmp[PATH_MAX] = "", out_tmp[PATH_MAX] = "";
+	const char *rec_name = from_pipe ? "standard input" : rec_path;
+	int err, fd;
+
+	if (!from_pipe) {
+		err = check_shape(rec_path);
+		if (err)
+			return err;
+	}
+	if (from_pipe || perf_pipe__is_pipe_file(rec_path)) {
+		err = make_tmp(in_tmp, sizeof(in_tmp));
+		if (err)
+			return err;
+		fd = from_pipe ? 0 : open(rec_path, O_RDONLY | O_CLOEXEC);
+		err = fd < 0 ? -errno : perf_pipe__to_file(fd, rec_name, in_tmp);
+		if (fd > 0)
+			close(fd);
+		if (err)
+			goto cleanup;
+		rec_path = in_tmp;
+	}
+	if (to_pipe) {
+		err = make_tmp(out_tmp, sizeof(out_tmp));
+		if (err)
+			goto cleanup;
+		out_path = out_tmp;
+	}
+	err = merge_files(rec_path, rec_name, cap_path, out_path, kallsyms_path, keep_all, flags,
+			  st);
+	/* 1: written without its kallsyms copy, which a pipe never has */
+	if (err >= 0 && to_pipe)
+		err = perf_pipe__from_file(out_tmp, 1, "standard output") ?: err;
+cleanup:
+	if (in_tmp[0])
+		unlink(in_tmp);
+	if (out_tmp[0])
+		unlink(out_tmp);
 	return err;
 }

@@ -182,6 +182,12 @@ cleanup:
 	free(f.p);
 }
 
+/* An event's attach point spec: its name after "lbr:". */
+static const char *event_spec(const void *pl, size_t i)
+{
+	return strchr(perf_lbr__name(pl, i), ':') + 1;
+}
+
 static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
 {
 	char name[256];
@@ -192,9 +198,7 @@ static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
 		;
 	buf_u32(b, i);
 	for (i = 0; perf_lbr__is_tracepoint(pl, i); i++) {
-		const char *spec = strchr(perf_lbr__name(pl, i), ':') + 1;
-
-		event_fields__name(spec, name, sizeof(name));
+		event_fields__unique_name(event_spec, pl, i, name, sizeof(name));
 		put_format(pl, i, name, b);
 	}
 }

@@ -66,7 +66,7 @@ static int read_attrs(struct perf_reader *r)
 	char *raw = NULL;
 	int err;
 
-	if (h->attr_size < 16 + PERF_ATTR_SIZE_VER0 || h->attr_size > 16 + 4096 ||
+	if (h->attr_size < 16 + PERF_ATTR_SIZE_VER0 || h->attr_size > 16 + PERF_ATTR_MAX_BYTES ||
 	    h->attrs.size % h->attr_size || !in_file(r, h->attrs.offset, h->attrs.size)) {
 		fprintf(stderr, "%s: bad attribute size %llu in the header\n", r->path,
 			(unsigned long long)h->attr_size);
@@ -90,8 +90,7 @@ static int read_attrs(struct perf_reader *r)
 		err = read_full(r->fd, raw, entry, h->attrs.offset + i * entry);
 		if (err)
 			goto cleanup;
-		memcpy(&a->attr, raw, r->attr_bytes < sizeof(a->attr) ? r->attr_bytes :
-		       sizeof(a->attr));
+		memcpy(a->attr_raw, raw, r->attr_bytes);
 		memcpy(&ids, raw + r->attr_bytes, sizeof(ids));
 		if (ids.size % 8 || ids.size > (1 << 24) || !in_file(r, ids.offset, ids.size)) {
 			err = -EINVAL;

@@ -42,7 +42,7 @@ int perf_writer__create(const char *path, size_t attr_bytes, struct perf_writer 
 	struct perf_writer *w;
 	int err;
 
-	if (attr_bytes < PERF_ATTR_SIZE_VER0 || attr_bytes > 4096)
+	if (attr_bytes < PERF_ATTR_SIZE_VER0 || attr_bytes > PERF_ATTR_MAX_BYTES)
 		return -EINVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -66,8 +66,9 @@ cleanup:
 	return err;
 }
 
-int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
-			  const __u64 *ids, size_t nr_ids)
+/* attr_raw[0..len) with newer fields than struct perf_event_attr, the rest zero */
+static int add_attr(struct perf_writer *w, const void *raw, size_t len, const __u64 *ids,
+		    size_t nr_ids)
 {
 	struct perf_file_attr *arr, *a;
 
@@ -78,7 +79,8 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 		return -ENOMEM;
 	w->attrs = arr;
 	a = &arr[w->nr_attrs];
-	a->attr = *attr;
+	memset(a->attr_raw, 0, sizeof(a->attr_raw));
+	memcpy(a->attr_raw, raw, len < sizeof(a->attr_raw) ? len : sizeof(a->attr_raw));
 	a->nr_ids = nr_ids;
 	a->ids = malloc(nr_ids ? nr_ids * 8 : 8);
 	if (!a->ids)
@@ -86,6 +88,17 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 	memcpy(a->ids, ids, nr_ids * 8);
 	w->nr_attrs++;
 	return 0;
+}
+
+int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
+			  const __u64 *ids, size_t nr_ids)
+{
+	return add_attr(w, attr, sizeof(*attr), ids, nr_ids);
+}
+
+int perf_writer__add_file_attr(struct perf_writer *w, const struct perf_file_attr *fa)
+{
+	return add_attr(w, fa->attr_raw, sizeof(fa->attr_raw), fa->ids, fa->nr_ids);
 }
 
 /* Header placeholder, id arrays, then the attribute entries; data follows. */
@@ -114,12 +127,10 @@ static int write_attrs(struct perf_writer *w)
 	w->hdr.attrs.offset = off;
 	w->hdr.attrs.size = w->nr_attrs * entry;
 	for (i = 0; !err && i < w->nr_attrs; i++) {
-		struct perf_event_attr a = w->attrs[i].attr;
-		size_t n = w->attr_bytes < sizeof(a) ? w->attr_bytes : sizeof(a);
+		struct perf_file_attr *a = &w->attrs[i];
 
-		a.size = w->attr_bytes;
-		memset(raw, 0, entry);
-		memcpy(raw, &a, n);
+		a->attr.size = w->attr_bytes;
+		memcpy(raw, a->attr_raw, w->attr_bytes);
 		memcpy(raw + w->attr_bytes, &ids[i], sizeof(ids[i]));
 		err = write_all(w->out.fd, raw, entry);
 	}

@@ -13,6 +13,8 @@ int perf_writer__create(const char *path, size_t attr_bytes, struct perf_writer 
 /* All attributes must be added before the first record. Copies attr and ids. */
 int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
 			  const __u64 *ids, size_t nr_ids);
+/* The same for an attribute read from a file, with the fields this system has no names for */
+int perf_writer__add_file_attr(struct perf_writer *w, const struct perf_file_attr *fa);
 /* Appends one record; its header.size is its length and must be a multiple of 8. */
 int perf_writer__write(struct perf_writer *w, const void *rec);
 /* Sets a feature bit with a copy of its payload (len may be 0). */

@@ -23,6 +23,11 @@
 /* perf 6.1 rejects larger attributes; its own sizeof is PERF_ATTR_SIZE_VER7. */
 #define PERF_ATTR_WRITE_SIZE	128
 #define PERF_FEAT_BITS		256
+/*
+ * Largest attribute entry kept byte for byte (perf 6.15+ writes 144 bytes, with config3 and
+ * config4 after perf 6.1's 128): fields past struct perf_event_attr are carried, not read.
+ */
+#define PERF_ATTR_MAX_BYTES	512
 
 /* Header feature bits (perf's HEADER_* numbers). */
 enum perf_feat {
@@ -43,9 +48,18 @@ enum perf_feat {
 	PERF_FEAT_CLOCK_DATA = 29,
 };
 
+/*
+ * Kernel record types newer than this system's linux/perf_event.h: copied like any other,
+ * listed for the tests that build them.
+ */
+#define PERF_RECORD_CALLCHAIN_DEFERRED	22
+
 /* User-space record types written by perf itself. */
 #define PERF_RECORD_USER_TYPE_START	64
 #define PERF_RECORD_FINISHED_ROUND	68
+#define PERF_RECORD_COMPRESSED		81
+/* perf 6.15+: {header, u64 data_size, data[data_size]}, padded to 8 bytes */
+#define PERF_RECORD_COMPRESSED2		83
 
 struct perf_file_section {
 	__u64 offset;
@@ -64,7 +78,10 @@ struct perf_file_header {
 
 /* One attribute with its ids, as read from or written to a file. */
 struct perf_file_attr {
-	struct perf_event_attr attr;	/* first attr_size bytes of the entry, rest zero */
+	union {
+		struct perf_event_attr attr;	/* first attr_size bytes of the entry, rest 0 */
+		__u8 attr_raw[PERF_ATTR_MAX_BYTES];	/* the same with newer fields */
+	};
 	__u64 *ids;
 	size_t nr_ids;
 };

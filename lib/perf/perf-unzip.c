@@ -52,7 +52,18 @@ int perf_unzip__feed(struct perf_unzip *u, const struct perf_event_header *comp)
 	ZSTD_inBuffer in = { .src = comp + 1, .size = comp->size - sizeof(*comp) };
 	ZSTD_outBuffer o;
 	size_t r, want;
+	__u64 data_size;
 	char *n;
+
+	if (comp->type == PERF_RECORD_COMPRESSED2) {
+		if (in.size < sizeof(data_size))
+			return -EBADMSG;
+		memcpy(&data_size, in.src, sizeof(data_size));
+		if (data_size > in.size - sizeof(data_size))
+			return -EBADMSG;
+		in.src = (const char *)in.src + sizeof(data_size);
+		in.size = data_size;
+	}
 
 	/* the incomplete record, if any, moves to the front */
 	if (u->len > u->pos)

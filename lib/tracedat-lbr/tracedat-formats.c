@@ -206,17 +206,15 @@ __u32 tracedat_format__args_id(__u32 ap)
 	return ap <= TRACEDAT_ID_MAX - TRACEDAT_ID_ARGS ? TRACEDAT_ID_ARGS + ap : 0;
 }
 
-char *tracedat_format__args(const struct lbr_attach_point *ap, const struct event_fields *ef,
-			    int *err)
+char *tracedat_format__args(const struct lbr_attach_point *ap, const char *name,
+			    const struct event_fields *ef, int *err)
 {
 	char *fields = NULL, *fmt = NULL, *args = NULL, *text = NULL;
 	__u32 id = tracedat_format__args_id(ap->id);
-	char name[256];
 
 	*err = 0;
 	if (!ef->nr || !id)
 		return NULL;
-	event_fields__name(ap->spec, name, sizeof(name));
 	fields = event_fields__format(ef);
 	*err = fields ? event_fields__print(ef, &fmt, &args) : -ENOMEM;
 	if (*err)

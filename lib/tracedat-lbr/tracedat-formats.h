@@ -52,12 +52,12 @@ const char *tracedat_format(int i);
 /* Parses every format with libtraceevent and checks its fields; 0 or -EINVAL. */
 int tracedat_formats__check(void);
 /*
- * The format of attach point ap's argument event, whose fields ef describes (laid out from
- * offset 8 on); malloc()ed, NULL when it has none, or no ID left below TRACEDAT_ID_MAX, or
+ * The format of attach point ap's argument event, named name (event_fields__unique_name()),
+ * whose fields ef describes (laid out from offset 8 on); malloc()ed, NULL when it has none, or no ID left below TRACEDAT_ID_MAX, or
  * no memory (*err then -ENOMEM).
  */
-char *tracedat_format__args(const struct lbr_attach_point *ap, const struct event_fields *ef,
-			    int *err);
+char *tracedat_format__args(const struct lbr_attach_point *ap, const char *name,
+			    const struct event_fields *ef, int *err);
 /* The event ID of attach point index ap's argument event, 0 when above TRACEDAT_ID_MAX */
 __u32 tracedat_format__args_id(__u32 ap);
 

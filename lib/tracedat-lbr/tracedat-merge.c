@@ -304,9 +304,17 @@ cleanup:
 }
 
 /* One event per attach point with arguments: its typed fields (tracedat-formats.h) */
+static const char *ap_spec(const void *cap, size_t i)
+{
+	const struct lbr_attach_point *ap = lbrfile__attach(cap, i);
+
+	return ap ? ap->spec : "";
+}
+
 static int add_arg_events(struct merge *mg)
 {
 	const char *text;
+	char name[256];
 	size_t i;
 	int err = 0;
 
@@ -320,7 +328,8 @@ static int add_arg_events(struct merge *mg)
 		event_fields__init(&mg->fields[i], ap, sizeof(__u64));
 		if (!ap)
 			continue;
-		text = tracedat_format__args(ap, &mg->fields[i], &err);
+		event_fields__unique_name(ap_spec, mg->cap, i, name, sizeof(name));
+		text = tracedat_format__args(ap, name, &mg->fields[i], &err);
 		if (text)
 			err = tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, 1, &text);
 		free((char *)text);

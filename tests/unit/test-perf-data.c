@@ -5,10 +5,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "perf-tracing-data.h"
 #include "perf-convert.h"
 #include "perf-merge.h"
@@ -384,7 +386,180 @@ static void test_merge_refuses_default_clock(void)
 	CU_ASSERT(access(out, F_OK) != 0);
 }
 
+/*
+ * A recording as newer perf writes it: 144-byte attributes (config3, config4 after perf
+ * 6.1's 128 bytes), records inside PERF_RECORD_COMPRESSED2 (one zstd stream cut across two
+ * records, the second starting inside a record), a PERF_RECORD_CALLCHAIN_DEFERRED and a
+ * record type no perf knows yet. Its records in file order, decompressed, go to want[].
+ */
+#define NEW_ID		7
+#define NEW_ATTR_BYTES	144
+#define NEW_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_TIME)
+
+static size_t put_rec(__u64 *buf, __u32 type, __u16 misc, const __u64 *body, size_t n)
+{
+	struct perf_event_header *h = (void *)buf;
+
+	h->type = type;
+	h->misc = misc;
+	h->size = 8 + n * 8;
+	memcpy(buf + 1, body, n * 8);
+	return 1 + n;
+}
+
+static size_t write_newer_recording(const char *file, __u64 *want, size_t *nr_want)
+{
+	__u8 raw[PERF_ATTR_MAX_BYTES] = { 0 };
+	struct perf_event_attr *attr = (void *)raw;
+	struct perf_file_attr fa = { .nr_ids = 1 };
+	__u64 id = NEW_ID, plain[64], packed[256], rec[64];
+	__u64 comm[] = { 42ULL << 32 | 42, 0x746163, 42ULL << 32 | 42, 3000, NEW_ID };
+	__u64 s1[] = { NEW_ID, 0xffffffff81000100, 42ULL << 32 | 42, 4500 };
+	__u64 deferred[] = { 2, 0xfffffffffffffe00, 0x401000, 42ULL << 32 | 42, 4600, NEW_ID };
+	__u64 unknown[] = { 0x1122334455667788, 0x99 };
+	__u64 s2[] = { NEW_ID, 0xffffffff81000200, 42ULL << 32 | 42, 6000 };
+	struct perf_writer *w;
+	size_t n = 0, plain_len, packed_len, cut;
+	char feat = 1;
+
+	attr->size = NEW_ATTR_BYTES;
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->sample_type = NEW_SAMPLE_TYPE;
+	attr->sample_id_all = 1;
+	attr->use_clockid = 1;
+	attr->clockid = 1;
+	memset(raw + 128, 0xc3, 8);	/* config3 */
+	memset(raw + 136, 0xc4, 8);	/* config4 */
+	memcpy(fa.attr_raw, raw, sizeof(raw));
+	fa.ids = &id;
+	CU_ASSERT_FATAL(perf_writer__create(file, NEW_ATTR_BYTES, &w) == 0);
+	CU_ASSERT(perf_writer__add_file_attr(w, &fa) == 0);
+	/* COMM, then the first sample and the deferred callchain compressed */
+	n += put_rec(want + n, PERF_RECORD_COMM, 0, comm, 5);
+	CU_ASSERT(perf_writer__write(w, want) == 0);
+	plain_len = put_rec(plain, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, s1, 4);
+	plain_len += put_rec(plain + plain_len, PERF_RECORD_CALLCHAIN_DEFERRED, 0, deferred, 6);
+	memcpy(want + n, plain, plain_len * 8);
+	n += plain_len;
+	packed_len = ZSTD_compress(packed, sizeof(packed), plain, plain_len * 8, 1);
+	CU_ASSERT_FATAL(!ZSTD_isError(packed_len) && packed_len > 8);
+	for (cut = 0; cut < packed_len;) {
+		size_t len = cut ? packed_len - cut : packed_len / 2;
+		struct perf_event_header *h = (void *)rec;
+
+		h->type = PERF_RECORD_COMPRESSED2;
+		h->misc = 0;
+		h->size = 16 + (len + 7) / 8 * 8;
+		rec[1] = len;
+		memset((char *)(rec + 2) + len, 0, h->size - 16 - len);
+		memcpy(rec + 2, (char *)packed + cut, len);
+		CU_ASSERT(perf_writer__write(w, rec) == 0);
+		cut += len;
+	}
+	n += put_rec(want + n, 99, 0, unknown, 2);
+	n += put_rec(want + n, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, s2, 4);
+	n += put_rec(want + n, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0);
+	for (size_t off = plain_len + 6; off < n; off += ((struct perf_event_header *)
+							  (want + off))->size / 8)
+		CU_ASSERT(perf_writer__write(w, want + off) == 0);
+	CU_ASSERT(perf_writer__feature(w, PERF_FEAT_COMPRESSED, &feat, 1) == 0);
+	CU_ASSERT_FATAL(perf_writer__close(w) == 0);
+	*nr_want = n;
+	return n;
+}
+
+/*
+ * tests/fuzz/make-seeds keeps the hand-built recording as a seed of the perf.data readers:
+ * with $LBRSNAP_UNIT_SEEDS set, it is copied to its perf-data/ and inject/ corpora.
+ */
+static void keep_seed(const char *file, const char *name)
+{
+	static const char *const corpora[] = { "perf-data", "inject" };
+	const char *seeds = getenv("LBRSNAP_UNIT_SEEDS");
+	char buf[4096], to[PATH_MAX];
+	size_t i, n;
+	FILE *in, *out;
+
+	for (i = 0; seeds && i < sizeof(corpora) / sizeof(corpora[0]); i++) {
+		snprintf(to, sizeof(to), "%s/%s/%s", seeds, corpora[i], name);
+		in = fopen(file, "rb");
+		out = fopen(to, "wb");
+		CU_ASSERT_FATAL(in && out);
+		while ((n = fread(buf, 1, sizeof(buf), in)))
+			CU_ASSERT(fwrite(buf, 1, n, out) == n);
+		fclose(in);
+		CU_ASSERT(fclose(out) == 0);
+	}
+}
+
+/* The newer recording merges: attrs byte for byte, every record decompressed, in order. */
+static void test_merge_newer_records(void)
+{
+	const struct perf_event_header *h;
+	struct perf_merge_stats st;
+	struct perf_reader *r;
+	__u64 want[64];
+	size_t nr_want, pos = 0, lbr = 0;
+	char rec[300], out[300];
+	void *d;
+	size_t len;
+
+	snprintf(rec, sizeof(rec), "%s/newer.data", dir);
+	snprintf(out, sizeof(out), "%s/newer-merged.data", dir);
+	write_newer_recording(rec, want, &nr_want);
+	keep_seed(rec, "newer.data");
+	write_capture();
+	CU_ASSERT_FATAL(perf_merge(rec, cap_path, out, NULL, false, &st) == 0);
+	CU_ASSERT(st.rec_samples == 2 && st.lbr_samples == 2);
+	CU_ASSERT_FATAL(perf_reader__open(out, &r) == 0);
+	CU_ASSERT(perf_reader__attr_bytes(r) == NEW_ATTR_BYTES);
+	CU_ASSERT(perf_reader__attr(r, 0)->attr.size == NEW_ATTR_BYTES);
+	CU_ASSERT(perf_reader__attr(r, 0)->attr.sample_type == NEW_SAMPLE_TYPE);
+	CU_ASSERT(perf_reader__attr(r, 0)->attr_raw[128] == 0xc3 &&
+		  perf_reader__attr(r, 0)->attr_raw[143] == 0xc4);
+	/* the recorded records, decompressed, in their order; the lbr ones between them */
+	while (perf_reader__next(r, &h) == 1) {
+		CU_ASSERT(h->type != PERF_RECORD_COMPRESSED2);
+		if (pos < nr_want && !memcmp(h, want + pos, h->size))
+			pos += h->size / 8;
+		else
+			lbr += h->type == PERF_RECORD_SAMPLE;
+	}
+	CU_ASSERT(pos == nr_want);
+	CU_ASSERT(lbr == 2);
+	/* the compression feature goes with the compressed records */
+	CU_ASSERT(perf_reader__feature(r, PERF_FEAT_COMPRESSED, &d, &len) == -ENOENT);
+	perf_reader__close(r);
+}
+
+/* A COMPRESSED2 record whose data size passes its end is bad data, not a crash. */
+static void test_merge_bad_compressed2(void)
+{
+	struct perf_event_attr attr = { .size = PERF_ATTR_WRITE_SIZE, .sample_type =
+					PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME,
+					.use_clockid = 1, .clockid = 1 };
+	__u64 id = 1, rec[4] = { 0 };
+	struct perf_event_header *h = (void *)rec;
+	struct perf_writer *w;
+	char out[300];
+
+	h->type = PERF_RECORD_COMPRESSED2;
+	h->size = 32;
+	rec[1] = 17;		/* 16 bytes follow */
+	CU_ASSERT_FATAL(perf_writer__create(path, PERF_ATTR_WRITE_SIZE, &w) == 0);
+	CU_ASSERT(perf_writer__add_attr(w, &attr, &id, 1) == 0);
+	CU_ASSERT(perf_writer__write(w, rec) == 0);
+	CU_ASSERT_FATAL(perf_writer__close(w) == 0);
+	snprintf(out, sizeof(out), "%s/bad-merged.data", dir);
+	write_capture();
+	CU_ASSERT(perf_merge(path, cap_path, out, NULL, false, NULL) == -EBADMSG);
+	CU_ASSERT(access(out, F_OK) != 0);
+}
+
 static CU_TestInfo perf_data_tests[] = {
+	{ "merge_newer_records", test_merge_newer_records },
+	{ "merge_bad_compressed2", test_merge_bad_compressed2 },
 	{ "writer_reader_stream", test_roundtrip_stream },
 	{ "reader_rejects_bad_magic", test_reader_rejects },
 	{ "sample_layout", test_sample_layout },

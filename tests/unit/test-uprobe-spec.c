@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include "unit.h"
 #include "dwarf-types.h"
+#include "event-fields.h"
 #include "uprobe-spec.h"
 #include "usdt-notes.h"
 
@@ -185,7 +186,41 @@ static void test_dwarf(void)
 	CU_ASSERT_EQUAL(dwarf_types__func(cmd, "unit_probe_me", &f), -ENODATA);
 }
 
+static const char *const name_specs[] = {
+	"uprobe:/tmp/x 12/y3/uprobe-load:lbrsnap_args",
+	"usdt:/a:b/c/uprobe-load:lbrsnap:values",
+	"uprobe:/other/dir/uprobe-load:lbrsnap_args",
+	"uretprobe:prog:f+0x10",
+	"fexit:do_sys_openat2",
+	"uprobe:/x/abcdefghijklmnopqrstuvwxyz0123456789:f",
+};
+
+static const char *name_spec(const void *ctx, size_t i)
+{
+	return ((const char *const *)ctx)[i];
+}
+
+/* Trace event names of user probes: the file's base name, bounded, unique in a set. */
+static void test_event_names(void)
+{
+	char n[256];
+
+	event_fields__unique_name(name_spec, name_specs, 0, n, sizeof(n));
+	CU_ASSERT_STRING_EQUAL(n, "uprobe__uprobe_load__lbrsnap_args");
+	event_fields__unique_name(name_spec, name_specs, 1, n, sizeof(n));
+	CU_ASSERT_STRING_EQUAL(n, "usdt__uprobe_load__lbrsnap__values");
+	event_fields__unique_name(name_spec, name_specs, 2, n, sizeof(n));
+	CU_ASSERT_STRING_EQUAL(n, "uprobe__uprobe_load__lbrsnap_args_2");
+	event_fields__unique_name(name_spec, name_specs, 3, n, sizeof(n));
+	CU_ASSERT_STRING_EQUAL(n, "uretprobe__prog__f_0x10");
+	event_fields__unique_name(name_spec, name_specs, 4, n, sizeof(n));
+	CU_ASSERT_STRING_EQUAL(n, "fexit__do_sys_openat2");
+	event_fields__unique_name(name_spec, name_specs, 5, n, sizeof(n));
+	CU_ASSERT_STRING_EQUAL(n, "uprobe__efghijklmnopqrstuvwxyz0123456789__f");
+}
+
 static CU_TestInfo uprobe_tests[] = {
+	{ "event_names", test_event_names },
 	{ "usdt_args", test_usdt_args },
 	{ "usdt_notes", test_usdt_notes },
 	{ "spec", test_spec },
