@@ -380,6 +380,9 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 		/* libtracecmd takes these texts as C strings */
 		if (option_is_text(id) && !tracedat_check__text(o.p, size))
 			return fail(in, "option %u is not a NUL-terminated text", id);
+		if (id == TRACEDAT_OPT_HOOK && !tracedat_check__hook(o.p, size))
+			return fail(in, "the HOOK option '%.*s' is not a hook libtracecmd reads",
+				    (int)strnlen((const char *)o.p, size), (const char *)o.p);
 		if (id == TRACEDAT_OPT_TRACECLOCK) {
 			if (!tracedat_check__clock(o.p, size))
 				return fail(in, "the TRACECLOCK option names no clock: '%.*s'",
