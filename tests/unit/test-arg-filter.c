@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 #include "arg-filter.h"
@@ -87,8 +88,8 @@ static void test_errors(void)
 		{ "", "empty expression" },
 		{ "syscall == 1", "unknown name" },
 		{ "dfd = 1", "expected a comparison" },
-		{ "((((((((( dfd == 1 )))))))))", "at column 9 ('('): '!' and parentheses nested more "
-						  "than 8 deep" },
+		{ "((((((((( dfd == 1 )))))))))",
+		  "at column 9 ('('): '!' and parentheses nested more than 8 deep" },
 		{ "!!!!!!!!! dfd == 1", "at column 9 ('!'): '!' and parentheses nested more than 8 "
 					"deep" },
 	};
