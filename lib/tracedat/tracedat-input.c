@@ -386,7 +386,7 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 		if (id == TRACEDAT_OPT_TRACECLOCK) {
 			if (!tracedat_check__clock(o.p, size))
 				return fail(in, "the TRACECLOCK option names no clock: '%.*s'",
-					    (int)strnlen(o.p, size), (const char *)o.p);
+					    (int)strnlen((const void *)o.p, size), (const char *)o.p);
 			in->clock_option = true;
 		}
 		if (id == TRACEDAT_OPT_BUFFER) {
