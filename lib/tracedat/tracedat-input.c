@@ -384,9 +384,11 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 			return fail(in, "the HOOK option '%s' is not a hook libtracecmd reads",
 				    (const char *)o.p);
 		if (id == TRACEDAT_OPT_TRACECLOCK) {
+			int n = strnlen((const void *)o.p, size);
+
 			if (!tracedat_check__clock(o.p, size))
-				return fail(in, "the TRACECLOCK option names no clock: '%.*s'",
-					    (int)strnlen((const void *)o.p, size), (const char *)o.p);
+				return fail(in, "the TRACECLOCK option names no clock: '%.*s'", n,
+					    (const char *)o.p);
 			in->clock_option = true;
 		}
 		if (id == TRACEDAT_OPT_BUFFER) {
