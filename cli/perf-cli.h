@@ -20,8 +20,9 @@ struct perf_cli {
 };
 
 /*
- * Parses -i, -o, --lbr, --kallsyms, --no-kallsyms, --keep-all, --force and -h into cli (defaults set by the
- * caller). Returns 0 to go on, -1 after --help, 129 for a usage error (after usage(stderr)).
+ * Parses -i, -o, --lbr, --kallsyms, --no-kallsyms, --keep-all, --force and -h into cli
+ * (defaults set by the caller). Returns 0 to go on, -1 after --help, 129 for a usage error
+ * (after usage(stderr)).
  */
 int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(FILE *f));
 void perf_cli__free(struct perf_cli *cli);

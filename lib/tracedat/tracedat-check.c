@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tracedat-check.h"
 #include "tracedat-pages.h"
@@ -44,6 +45,49 @@ bool tracedat_check__clock(const void *data, size_t size)
 		p += n;
 	}
 	return true;
+}
+
+bool tracedat_check__hook(const void *data, size_t size)
+{
+	const char *text = data;
+	char *copy, *save = NULL, *tok;
+	bool sys, more, ok = false;
+
+	if (!tracedat_check__text(data, size))
+		return false;
+	copy = strdup(text);
+	if (!copy)
+		return false;
+	/*
+	 * libtracecmd looks at the character after the first token at the first token's
+	 * length from the start of the text, and after the others at their own place
+	 */
+	tok = strtok_r(copy, ":,", &save);
+	if (!tok)
+		goto out;
+	sys = text[strlen(tok)] == ':';
+	if (sys && !strtok_r(NULL, ",", &save))
+		goto out;
+	tok = strtok_r(NULL, ",/", &save);
+	if (!tok)
+		goto out;
+	more = text[tok - copy + strlen(tok)] == ',';
+	if (more && !strtok_r(NULL, "/", &save))
+		goto out;
+	tok = strtok_r(NULL, ":,", &save);
+	if (!tok)
+		goto out;
+	sys = text[tok - copy + strlen(tok)] == ':';
+	if (sys && !strtok_r(NULL, ",", &save))
+		goto out;
+	tok = strtok_r(NULL, ",", &save);
+	if (!tok)
+		goto out;
+	more = text[tok - copy + strlen(tok)] == ',';
+	ok = !more || strtok_r(NULL, "", &save);
+out:
+	free(copy);
+	return ok;
 }
 
 int tracedat_check__cpu(size_t file_size, __u64 offset, __u64 size, unsigned int page_size,

@@ -15,6 +15,11 @@
 bool tracedat_check__text(const void *data, size_t size);
 /* A TRACECLOCK text: a string whose "[clock]" word, if any, names a clock. */
 bool tracedat_check__clock(const void *data, size_t size);
+/*
+ * A HOOK text, "[sys:]event,match[,pid]/[sys:]event,match[,flags]", split as libtracecmd
+ * splits it: one it cannot split gives a NULL hook that it then dereferences.
+ */
+bool tracedat_check__hook(const void *data, size_t size);
 /* One CPU's data: inside a file of file_size bytes; whole pages if pages (uncompressed). */
 int tracedat_check__cpu(size_t file_size, __u64 offset, __u64 size, unsigned int page_size,
 			bool pages, char *why, size_t len);

@@ -245,8 +245,8 @@ static int check_chunks(struct input *in, __u64 off, __u64 size, unsigned int pa
 		ulen = get_n(&c, 4);
 		z = take(&c, clen);
 		if (!z || ulen > (1U << 30)) {
-			snprintf(why, len, "compressed chunk %u of the CPU data is cut or too large",
-				 i);
+			snprintf(why, len, "compressed chunk %u of the CPU data is cut or too "
+				 "large", i);
 			return -EINVAL;
 		}
 		buf = malloc(ulen ? ulen : 1);
@@ -380,10 +380,15 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 		/* libtracecmd takes these texts as C strings */
 		if (option_is_text(id) && !tracedat_check__text(o.p, size))
 			return fail(in, "option %u is not a NUL-terminated text", id);
+		if (id == TRACEDAT_OPT_HOOK && !tracedat_check__hook(o.p, size))
+			return fail(in, "the HOOK option '%s' is not a hook libtracecmd reads",
+				    (const char *)o.p);
 		if (id == TRACEDAT_OPT_TRACECLOCK) {
+			int n = strnlen((const void *)o.p, size);
+
 			if (!tracedat_check__clock(o.p, size))
-				return fail(in, "the TRACECLOCK option names no clock: '%.*s'",
-					    (int)strnlen((const char *)o.p, size), (const char *)o.p);
+				return fail(in, "the TRACECLOCK option names no clock: '%.*s'", n,
+					    (const char *)o.p);
 			in->clock_option = true;
 		}
 		if (id == TRACEDAT_OPT_BUFFER) {

@@ -13,7 +13,8 @@ static struct attach_target mkdirat = {
 	.spec = "fexit:do_mkdirat", .name = "do_mkdirat", .kind = LBRSNAP_KIND_FEXIT,
 	.has_ret = true, .ret_kind = LBRSNAP_RET_SIGNED, .ret_size = 4, .nr_args = 3,
 	.args = {
-		{ .name = "dfd", .type = "int", .enums = "", .kind = LBRSNAP_RET_SIGNED, .size = 4 },
+		{ .name = "dfd", .type = "int", .enums = "", .kind = LBRSNAP_RET_SIGNED,
+		  .size = 4 },
 		{ .name = "name", .type = "const char *", .enums = "", .kind = LBRSNAP_ARG_STRING,
 		  .size = 8 },
 		{ .name = "mode", .type = "umode_t", .enums = "A=1,B=2",

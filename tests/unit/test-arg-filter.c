@@ -88,8 +88,8 @@ static void test_errors(void)
 		{ "", "empty expression" },
 		{ "syscall == 1", "unknown name" },
 		{ "dfd = 1", "expected a comparison" },
-		{ "((((((((( dfd == 1 )))))))))", "at column 9 ('('): '!' and parentheses nested more "
-						  "than 8 deep" },
+		{ "((((((((( dfd == 1 )))))))))",
+		  "at column 9 ('('): '!' and parentheses nested more than 8 deep" },
 		{ "!!!!!!!!! dfd == 1", "at column 9 ('!'): '!' and parentheses nested more than 8 "
 					"deep" },
 	};

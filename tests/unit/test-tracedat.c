@@ -15,6 +15,7 @@
 #include <trace-cmd/trace-cmd.h>
 #include "unit.h"
 #include "lbrfile.h"
+#include "tracedat-check.h"
 #include "tracedat-formats.h"
 #include "tracedat-merge.h"
 #include "tracedat-pages.h"
@@ -152,6 +153,9 @@ static void test_page_rules(void)
 	CU_ASSERT_EQUAL(tracedat_pages__add(p, 100, big, TRACEDAT_MAX_PAYLOAD(PAGE) - 8, 0), 0);
 	CU_ASSERT_EQUAL(tracedat_pages__add(p, 200, big, 8, 0), 0);
 	CU_ASSERT_EQUAL(tracedat_pages__add(p, 150, big, 8, 0), -ERANGE);
+	/* a damaged length word read as 4 GiB: refused, not wrapped to a small size */
+	CU_ASSERT_EQUAL(tracedat_pages__add(p, 300, big, 0xfffffffcU, 0), -E2BIG);
+	CU_ASSERT_EQUAL(tracedat_pages__add(p, 300, big, 0, 0), -E2BIG);
 	CU_ASSERT_EQUAL(tracedat_pages__finish(p), 2 * PAGE);
 	tracedat_pages__free(p);
 	close(fd);
@@ -485,11 +489,54 @@ static void test_bad_input(void)
 	CU_ASSERT(stat(out, &sb) < 0);
 }
 
+/* What libtracecmd reads without checking: clock and hook texts, pages (tracedat-check.h) */
+static void test_check(void)
+{
+	unsigned char page[PAGE] = { 0 };
+	__u64 commit = 12;
+	__u32 w[4] = { 2, 0x01020304, 0x05060708, 0 };
+	char why[128];
+
+	CU_ASSERT(tracedat_check__clock("local [mono] boot", 18));
+	CU_ASSERT(tracedat_check__clock("local global", 13));
+	CU_ASSERT(!tracedat_check__clock("[]", 3));
+	CU_ASSERT(!tracedat_check__clock("local [[ x", 11));
+	CU_ASSERT(!tracedat_check__clock("[mono]", 6));	/* no NUL inside its size */
+	CU_ASSERT(tracedat_check__hook("sched:sched_switch,next_pid/sched:sched_wakeup,pid",
+				       51));
+	CU_ASSERT(tracedat_check__hook("a,b,7/c,d,PS", 13));
+	CU_ASSERT(!tracedat_check__hook("a,b/c", 6));
+	CU_ASSERT(!tracedat_check__hook("a:,b/c,d", 9));
+	CU_ASSERT(!tracedat_check__hook("a,b/c,d,", 9));
+	/* one event of 8 bytes (type_len 2), then a long event whose length word is 0 */
+	memcpy(page + 8, &commit, 8);
+	memcpy(page + 16, w, 12);
+	CU_ASSERT_EQUAL(tracedat_check__pages(page, PAGE, PAGE, why, sizeof(why)), 0);
+	commit = 16;
+	memcpy(page + 8, &commit, 8);
+	CU_ASSERT_EQUAL(tracedat_check__pages(page, PAGE, PAGE, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(why, "page 0 of the CPU data: event at byte 28 runs past the "
+			       "commit count 16");
+	commit = 20;
+	memcpy(page + 8, &commit, 8);
+	CU_ASSERT_EQUAL(tracedat_check__pages(page, PAGE, PAGE, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(why, "page 0 of the CPU data: event at byte 28 has length word 0");
+	commit = PAGE;
+	memcpy(page + 8, &commit, 8);
+	CU_ASSERT_EQUAL(tracedat_check__pages(page, PAGE, PAGE, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(tracedat_check__cpu(100, 90, 20, PAGE, false, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(tracedat_check__cpu(100, ~0ULL, 20, PAGE, false, why, sizeof(why)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(tracedat_check__cpu(2 * PAGE, PAGE, PAGE, PAGE, true, why, sizeof(why)),
+			0);
+}
+
 static CU_TestInfo page_tests[] = {
 	{ "page_boundaries", test_page_boundaries },
 	{ "time_extend_gaps", test_time_extend },
 	{ "page_rules", test_page_rules },
 	{ "missed_events", test_missed_events },
+	{ "check", test_check },
 	CU_TEST_INFO_NULL,
 };
 
