@@ -26,9 +26,11 @@ $(OUT)/tests/fuzz/fuzz-inject.o: CFLAGS += \
 	-DFUZZ_CAPTURE='"$(CURDIR)/tests/fuzz/corpus/lbrfile/record.data"'
 
 # the structure target edits a real recording and merges the capture of the lbrfile seeds
-$(OUT)/tests/fuzz/fuzz-tracedat-struct.o: CFLAGS += \
+$(OUT)/tests/fuzz/fuzz-tracedat-struct.o $(OUT)/tests/fuzz/fuzz-tracedat-check.o: CFLAGS += \
 	-DFUZZ_RECORDING='"$(CURDIR)/tests/fuzz/corpus/tracedat/recording-v6.dat"' \
 	-DFUZZ_CAPTURE='"$(CURDIR)/tests/fuzz/corpus/lbrfile/record.data"'
+# fuzz-tracedat-check includes fuzz-tracedat-struct.c
+$(OUT)/tests/fuzz/fuzz-tracedat-check.o: tests/fuzz/fuzz-tracedat-struct.c
 
 .PHONY: fuzz-bins
 fuzz-bins: $(FUZZ_BINS)

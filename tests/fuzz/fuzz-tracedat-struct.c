@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fuzz-file.h"
+#include "tracedat-input.h"
 #include "tracedat-merge.h"
 
 struct field {
@@ -189,7 +190,12 @@ const char *__lsan_default_options(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+#ifdef FUZZ_CHECK_ONLY
+	struct tracedat_input_info info;
+	struct tracedat_meta meta;
+#else
 	struct tracedat_merge_stats st;
+#endif
 	unsigned char *d;
 	size_t len, i;
 	char err[640];
@@ -225,9 +231,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		memcpy(d + f->off, &val, f->width);
 	}
+#ifdef FUZZ_CHECK_ONLY
+	memset(&meta, 0, sizeof(meta));
+	tracedat_input__read_meta(fuzz_file__write(d, len), &meta, &info, err, sizeof(err));
+	tracedat_meta__free(&meta);
+#else
 	tracedat__write_flags(fuzz_file__write(d, len), FUZZ_CAPTURE, out_path,
 			      TRACEDAT_WRITE_FORCE, &st, err, sizeof(err));
 	unlink(out_path);
+#endif
 	free(d);
 	return 0;
 }
