@@ -672,10 +672,11 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			s->link = bpf_program__attach(s->prog);
 		if (!s->link) {
 			ret = -errno;
-			/* libbpf's own message ("failed to determine uprobe perf type") says less */
+			/* libbpf's "failed to determine uprobe perf type" says less */
 			if (t->upath && access(UPROBE_PMU, F_OK))
-				snprintf(err, err_len, "cannot attach %s: this kernel has no uprobes "
-					 "(no %s: CONFIG_UPROBE_EVENTS)", t->spec, UPROBE_PMU);
+				snprintf(err, err_len, "cannot attach %s: this kernel has no "
+					 "uprobes (no %s: CONFIG_UPROBE_EVENTS)", t->spec,
+					 UPROBE_PMU);
 			else
 				snprintf(err, err_len, "cannot attach %s: %s", t->spec,
 					 strerror(-ret));

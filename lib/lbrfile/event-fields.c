@@ -37,7 +37,8 @@ static size_t put_ident(char *out, size_t o, size_t size, const char *text, size
 			out[o++] = '_';
 			out[o++] = '_';
 		} else {
-			out[o++] = (*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') ||
+			out[o++] = (*text >= 'a' && *text <= 'z') ||
+				   (*text >= 'A' && *text <= 'Z') ||
 				   (*text >= '0' && *text <= '9') ? *text : '_';
 		}
 	}

@@ -53,8 +53,8 @@ const char *tracedat_format(int i);
 int tracedat_formats__check(void);
 /*
  * The format of attach point ap's argument event, named name (event_fields__unique_name()),
- * whose fields ef describes (laid out from offset 8 on); malloc()ed, NULL when it has none, or no ID left below TRACEDAT_ID_MAX, or
- * no memory (*err then -ENOMEM).
+ * whose fields ef describes (laid out from offset 8 on); malloc()ed, NULL when it has none,
+ * or no ID left below TRACEDAT_ID_MAX, or no memory (*err then -ENOMEM).
  */
 char *tracedat_format__args(const struct lbr_attach_point *ap, const char *name,
 			    const struct event_fields *ef, int *err);

@@ -81,7 +81,8 @@ static long sample_branches(struct perf_reader *r, const struct perf_event_heade
 			nr = *p++;
 			k = nr > (__u64)(end - p) ? (__u64)(end - p) + 1 : nr * k;
 		}
-		k += !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+		k += !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		     !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
 		if (k > (__u64)(end - p))
 			return -1;
 		p += k;
