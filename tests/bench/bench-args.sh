@@ -17,7 +17,7 @@ args_once() {
 	rm -f "$BENCH_TMP"/a.data*
 	bench_bg rec lbrsnap record -e raw_tp:sys_enter -e raw_tp:sys_exit --comm bench-args \
 		--ringbuf 256M "$@" -o "$BENCH_TMP/a.data" 2> "$BENCH_TMP/a.err"
-	wait_for_file "$BENCH_TMP/a.data.tmp" || return 1
+	wait_for_tmp "$BENCH_TMP/a.data" || return 1
 	for id in $(bpf_prog_ids "$rec"); do bpf_prog_stats "$id"; done > "$BENCH_TMP/a0"
 	syscall-load --comm bench-args --open-missing "$ARGS_N" > /dev/null
 	for id in $(bpf_prog_ids "$rec"); do bpf_prog_stats "$id"; done > "$BENCH_TMP/a1"

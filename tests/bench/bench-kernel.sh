@@ -63,7 +63,7 @@ kernel_lbrsnap() {
 	rm -f "$BENCH_TMP"/k.data*
 	bench_bg rec lbrsnap record -e raw_tp:sys_enter -e raw_tp:sys_exit "$@" \
 		-o "$BENCH_TMP/k.data" 2> "$BENCH_TMP/k.err"
-	wait_for_file "$BENCH_TMP/k.data.tmp" || return 1
+	wait_for_tmp "$BENCH_TMP/k.data" || return 1
 	kernel_measure "$label" "$rec"
 	bench_stop "$rec"
 	read -r -a summary <<<"$(recorder_summary "$BENCH_TMP/k.err")"

@@ -43,7 +43,7 @@ mem_run() {
 		rm -f "$BENCH_TMP"/m.data*
 		bench_bg rec bench-run -o "$BENCH_TMP/m.run" -- lbrsnap record "${args[@]}" \
 			--comm bench-nomatch -v -d 1 -o "$BENCH_TMP/m.data" 2> "$BENCH_TMP/m.err"
-		wait_for_file "$BENCH_TMP/m.data.tmp" || return 1
+		wait_for_tmp "$BENCH_TMP/m.data" || return 1
 		read -r pid _ < /proc/"$rec"/task/"$rec"/children
 		mlock+=("$(( $(bpf_memlock "$pid") / 1024 ))")
 		bench_wait "$rec" || { cat "$BENCH_TMP/m.err" >&2; return 1; }

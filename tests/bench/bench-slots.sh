@@ -37,7 +37,7 @@ slots_one() {
 	rm -f "$BENCH_TMP"/sl.data*
 	bench_bg rec lbrsnap record -e raw_tp:sys_exit "$@" -o "$BENCH_TMP/sl.data" \
 		2> "$BENCH_TMP/sl.err"
-	wait_for_file "$BENCH_TMP/sl.data.tmp" || return 1
+	wait_for_tmp "$BENCH_TMP/sl.data" || return 1
 	ids=$(bpf_prog_ids "$rec")
 	if [ "$(wc -w <<<"$ids")" != 1 ]; then
 		echo "run-bench: expected one program in the recorder, got: $ids" >&2

@@ -35,7 +35,7 @@ tp_measure() {
 	lbrsnap*)
 		bench_bg pid lbrsnap record -e raw_tp:sys_exit --errors \
 			${TP_ARGS[$mode]:+--ringbuf "${TP_ARGS[$mode]}"} -o "$BENCH_TMP/tp.data" 2> "$BENCH_TMP/tp.err"
-		wait_for_file "$BENCH_TMP/tp.data.tmp" || return 1 ;;
+		wait_for_tmp "$BENCH_TMP/tp.data" || return 1 ;;
 	perf)
 		perf_record_bg pid "$BENCH_TMP/tp.perf" "$BENCH_TMP/tp.err" -a -k mono -g \
 			-m "$TP_PERF_MMAP" -e raw_syscalls:sys_exit --filter 'ret < 0' || return 1 ;;

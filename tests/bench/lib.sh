@@ -10,7 +10,10 @@
 #   bench_bg VAR CMD...           start CMD in the background; stopped at exit if not reaped
 #   bench_wait PID                reap it
 #   bench_stop PID                SIGINT, then reap; a recorder finishes its file
-#   wait_for_file PATH            until PATH exists (a recorder's "<out>.tmp": attached)
+#   wait_for_file PATH            until PATH exists
+#   wait_for_tmp OUT              until a recorder's temporary file "OUT.tmp.XXXXXX" exists
+#                                 (it has attached)
+#   watchpoints_fire              whether hardware watchpoints fire here (tests/lib/watchpoints.sh)
 #   perf_record_bg VAR OUT ERR ARGS...   perf record ARGS -o OUT in the background, enabled
 #   bpf_prog_ids PID              ids of the BPF programs PID holds (/proc/PID/fdinfo)
 #   bpf_prog_stats ID             "NAME RUN_TIME_NS RUN_CNT" from bpftool
@@ -149,6 +152,18 @@ wait_for_file() {
 	echo "run-bench: $1 did not appear" >&2
 	return 1
 }
+
+wait_for_tmp() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		compgen -G "$1.tmp.??????" > /dev/null && return 0
+		sleep 0.05
+	done
+	echo "run-bench: no temporary file $1.tmp.XXXXXX appeared" >&2
+	return 1
+}
+
+. "$LBRSNAP_TOP/tests/lib/watchpoints.sh"
 
 # perf starts disabled and is enabled through its control fifo: its ack means it records.
 perf_record_bg() {

@@ -59,16 +59,5 @@ lbrsnap_progs() {
 	bpftool prog list 2>/dev/null | sed -n 's/^\([0-9]*\): .* name \(lbrsnap_[a-z_0-9]*\) .*/\1 \2/p'
 }
 
-# Whether hardware watchpoints fire here, with perf stat as the oracle (some virtual machines
-# open breakpoint events that never count): fails, printing why, where they do not.
-watchpoints_fire() {
-	local wl addr n
-	wl=$(command -v watch-load) || { echo "watch-load is not built"; return 1; }
-	addr=0x$(nm "$wl" | awk '$3 == "lbrsnap_watched" { print $1 }')
-	n=$(perf stat -x, -e "mem:$addr:w" -- watch-load --writes 5 2>&1 >/dev/null |
-	    awk -F, '$3 ~ /^mem:/ { print $1 }')
-	[ "$n" = 5 ] && return 0
-	echo "hardware watchpoints do not fire on this machine (perf stat -e mem:$addr:w" \
-		"counted '${n:-nothing}' of watch-load's 5 writes)"
-	return 1
-}
+# watchpoints_fire: whether hardware watchpoints fire here (tests/lib/watchpoints.sh)
+. "$LBRSNAP_TOP/tests/lib/watchpoints.sh"
