@@ -38,8 +38,9 @@ int capture_match__check(const struct capture_origin *cap, const struct capture_
 		return -EXDEV;
 	}
 	if (cap->last_ns && rec->last_ns &&
-	    (cap->last_ns < rec->first_ns || rec->last_ns < cap->first_ns)) {
-		snprintf(why, len, "time ranges do not overlap: the capture's is %llu.%09llu to "
+	    (cap->last_ns + CAPTURE_MATCH_GAP_NS < rec->first_ns ||
+	     rec->last_ns + CAPTURE_MATCH_GAP_NS < cap->first_ns)) {
+		snprintf(why, len, "time ranges more than 1 s apart: the capture's is %llu.%09llu to "
 			 "%llu.%09llu s, the recording's %llu.%09llu to %llu.%09llu s "
 			 "(CLOCK_MONOTONIC: not made together, or in another boot)",
 			 cap->first_ns / 1000000000ULL, cap->first_ns % 1000000000ULL,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Whether a capture and a recording (perf.data, trace.dat) were made together: the same
- * kernel release, and time ranges that overlap. CLOCK_MONOTONIC restarts at each boot, so a
+ * kernel release, and time ranges that overlap or lie within a second of each other. CLOCK_MONOTONIC restarts at each boot, so a
  * recording of another boot or build merges into nonsense that looks right; `inject` and
  * `merge` refuse it unless told --force.
  */
@@ -10,6 +10,13 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+
+/*
+ * How far apart the two ranges may lie: each tool's range is that of its own events, and the
+ * last syscall a capture records may come after the last sample of a recording made with it
+ * (`lbrsnap perf record`: a millisecond); a recording of another time is minutes away.
+ */
+#define CAPTURE_MATCH_GAP_NS	1000000000ULL
 
 struct capture_origin {
 	const char *release;		/* kernel release (uname -r); NULL if not said */
