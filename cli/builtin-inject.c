@@ -12,7 +12,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbrsnap inject -i RECORDED [--lbr CAPTURE] -o MERGED [--kallsyms FILE]\n"
-		"                      [--keep-all] [--force]\n"
+		"                      [--keep-all] [-f|--force]\n"
 		"\n"
 		"    -i, --input FILE      perf.data from `perf record -k mono ...`; - for a\n"
 		"                          pipe (perf record -k mono -o -)\n"
@@ -25,7 +25,7 @@ static void usage(FILE *f)
 		"        --no-kallsyms     do not save the kallsyms copy\n"
 		"        --keep-all        keep the tracing path's entries in callchains and\n"
 		"                          branch stacks (as lbrsnap report --keep-all)\n"
-		"        --force           merge even a capture of another kernel release or\n"
+		"    -f, --force           merge even a capture of another kernel release or\n"
 		"                          time range than the recording\n"
 		"    -h, --help            this text; see lbrsnap-inject(1)\n");
 }

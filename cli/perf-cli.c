@@ -50,7 +50,7 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:fh", opts, NULL)) != -1) {
 		if (c == 'i') {
 			cli->input = optarg;
 		} else if (c == 'l' && cli->with_lbr) {
