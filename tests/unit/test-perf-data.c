@@ -404,7 +404,8 @@ static size_t put_rec(__u64 *buf, __u32 type, __u16 misc, const __u64 *body, siz
 	h->type = type;
 	h->misc = misc;
 	h->size = 8 + n * 8;
-	memcpy(buf + 1, body, n * 8);
+	if (n)
+		memcpy(buf + 1, body, n * 8);
 	return 1 + n;
 }
 
