@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include "print.h"
 #include "out-file.h"
 
 int write_all(int fd, const void *buf, size_t len)
@@ -235,7 +236,7 @@ static int out_file__open_as(struct out_file *f, const char *path, bool stream)
 			goto cleanup;
 		}
 		if (S_ISBLK(st.st_mode)) {
-			fprintf(stderr, "%s: is a block device: an output goes to a file, a "
+			pr_warn("%s: is a block device: an output goes to a file, a "
 				"character device, a FIFO or a socket\n", f->path);
 			err = -EPERM;
 			goto cleanup;
@@ -259,7 +260,7 @@ static int out_file__open_as(struct out_file *f, const char *path, bool stream)
 		f->dev = st.st_dev;
 		f->ino = st.st_ino;
 	} else if (in_dev(f->path)) {
-		fprintf(stderr, "%s: no file is created in /dev (not an existing device)\n",
+		pr_warn("%s: no file is created in /dev (not an existing device)\n",
 			f->path);
 		err = -EPERM;
 		goto cleanup;
@@ -355,7 +356,7 @@ static int replace(struct out_file *f)
 	}
 	/* the last run to finish wins; the one it replaces is named, it may not know */
 	if (found && (!f->found || st.st_dev != f->dev || st.st_ino != f->ino))
-		fprintf(stderr, "%s: another process wrote it while this one ran: that file %s%s\n",
+		pr_warn("%s: another process wrote it while this one ran: that file %s%s\n",
 			f->path, old ? "is now " : "was replaced", old ?: "");
 cleanup:
 	free(old);

@@ -39,7 +39,7 @@ struct out_file {
 /*
  * Opens PATH for a writer that may seek (PATH a symbolic link: the file it names). Returns 0
  * or a negative errno (-EISDIR: a directory; -EPERM: a block device, or a new file in /dev,
- * said on stderr); f is reset on error. A FIFO's open waits for its reader, as the shell's.
+ * said through pr_warn()); f is reset on error. A FIFO's open waits for its reader, as the shell's.
  */
 int out_file__open(struct out_file *f, const char *path);
 /* The same for a writer that only appends: a device, FIFO or socket gets it as it comes. */
