@@ -34,6 +34,7 @@
 #include "perf-merge.h"
 #include "perf-lbr.h"
 #include "capture-match.h"
+#include "out-file.h"
 
 #define NO_TIME		(~0ULL)
 
@@ -607,10 +608,9 @@ cleanup:
 /* A temporary file for a pipe's perf.data; "" when none could be made. */
 static int make_tmp(char *path, size_t size)
 {
-	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	snprintf(path, size, "%s/lbrsnap-pipe.XXXXXX", dir && *dir ? dir : "/tmp");
+	snprintf(path, size, "%s/lbrsnap-pipe.XXXXXX", tmp_dir());
 	fd = mkstemp(path);
 	if (fd < 0) {
 		pr_warn("%s: cannot create a temporary file: %s\n", path, strerror(errno));

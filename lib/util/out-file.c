@@ -87,13 +87,19 @@ static bool in_dev(const char *path)
 	return res;
 }
 
+const char *tmp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
 /* An unnamed file for a writer that seeks: nothing is left behind whatever happens. */
 static int open_spool(void)
 {
-	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	fd = open(tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0)
 		fd = memfd_create("lbrsnap-out", MFD_CLOEXEC);
 	return fd < 0 ? -errno : fd;

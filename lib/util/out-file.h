@@ -65,6 +65,9 @@ bool out_file__same(const char *a, const char *b);
  */
 bool out_file__is_stream(const char *path);
 
+/* Where temporary files go: $TMPDIR when set and not empty, else /tmp. */
+const char *tmp_dir(void);
+
 /* Writes all len bytes (retrying short writes and EINTR); returns 0 or a negative errno. */
 int write_all(int fd, const void *buf, size_t len);
 
