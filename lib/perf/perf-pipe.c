@@ -70,26 +70,13 @@ static int read_exact(int fd, void *buf, size_t len, bool eof_ok)
 static int copy_file(int fd, const struct pipe_header *h, const char *name, const char *path)
 {
 	struct out_file out = OUT_FILE_INIT;
-	char *buf = malloc(OUT_BUF_SIZE);
-	ssize_t n;
 	int err;
 
-	if (!buf)
-		return -ENOMEM;
-	err = out_file__open(&out, path);
-	if (!err)
-		err = write_all(out.fd, h, sizeof(*h));
-	while (!err && (n = read(fd, buf, OUT_BUF_SIZE)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		err = n < 0 ? -errno : write_all(out.fd, buf, n);
-	}
-	if (!err)
-		err = out_file__commit(&out);
+	err = out_file__open(&out, path) ?: write_all(out.fd, h, sizeof(*h)) ?:
+	      copy_all(fd, out.fd) ?: out_file__commit(&out);
 	if (err)
 		pr_warn("%s: cannot copy the perf.data read: %s\n", name, strerror(-err));
 	out_file__abort(&out);
-	free(buf);
 	return err;
 }
 

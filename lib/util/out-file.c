@@ -16,6 +16,9 @@
 #include "print.h"
 #include "out-file.h"
 
+/* copy_all()'s buffer: 1 MiB a read() keeps the copy of a large file to few system calls */
+#define COPY_BUF_SIZE	(1 << 20)
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	ssize_t n;
@@ -297,19 +300,16 @@ FILE *out_file__stdio(struct out_file *f)
 	return f->fp;
 }
 
-/* The spool, from its start, into the device, FIFO or socket. */
-static int copy_out(int from, int to)
+int copy_all(int from, int to)
 {
-	char *buf = malloc(1 << 20);
+	char *buf = malloc(COPY_BUF_SIZE);
 	ssize_t n;
 	int err = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	if (lseek(from, 0, SEEK_SET))
-		err = -errno;
 	while (!err) {
-		n = read(from, buf, 1 << 20);
+		n = read(from, buf, COPY_BUF_SIZE);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -320,6 +320,12 @@ static int copy_out(int from, int to)
 	}
 	free(buf);
 	return err;
+}
+
+/* The spool, from its start, into the device, FIFO or socket. */
+static int copy_out(int from, int to)
+{
+	return lseek(from, 0, SEEK_SET) ? -errno : copy_all(from, to);
 }
 
 /*

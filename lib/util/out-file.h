@@ -65,6 +65,9 @@ bool out_file__same(const char *a, const char *b);
  */
 bool out_file__is_stream(const char *path);
 
+/* Copies from from's offset to its end into to; returns 0 or a negative errno. */
+int copy_all(int from, int to);
+
 /* Where temporary files go: $TMPDIR when set and not empty, else /tmp. */
 const char *tmp_dir(void);
 
