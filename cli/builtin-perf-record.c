@@ -220,10 +220,9 @@ static char **perf_argv(const char *perf, const char *rec, char **cmd, int nr_cm
 /* Where the steps of an output that is no regular file go: ${TMPDIR:-/tmp}, this run's own. */
 static char *temp_dir(void)
 {
-	const char *tmp = getenv("TMPDIR");
 	char *dir;
 
-	if (asprintf(&dir, "%s/lbrsnap-perf-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+	if (asprintf(&dir, "%s/lbrsnap-perf-record.XXXXXX", tmp_dir()) < 0)
 		return NULL;
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "lbrsnap perf record: %s: %s\n", dir, strerror(errno));

@@ -4,7 +4,8 @@
 #
 #   capture/       BPF loading and attaching, LBR enabling, workload, capture options,
 #                  filters, watchpoints, user probes
-#   lbrfile/       lbrsnap.data (the record stream on disk) and typed return values
+#   lbrfile/       lbrsnap.data (the record stream on disk), typed return values and the
+#                  branch filter words its META names
 #   symbols/       kallsyms, DWARF file:line, trimming of the tracing path
 #   report/        text and JSON rendering of captures
 #   perf/          perf.data reader and writer (generic, no lbr knowledge)

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "lbrfile.h"
+/* the bits lbr_enable__open() takes come from branch_filter__parse() */
+#include "branch-filter.h"
 
 struct lbr_enable;
 struct lbrfile_writer;
@@ -59,13 +61,6 @@ struct lbr_watch {
  */
 int lbr_watch__update(struct lbr_watch *w, const struct lbr_reading *r);
 void lbr_watch__free(struct lbr_watch *w);
-
-/*
- * Parses a perf -j/--branch-filter list ("any,k", "any_call,u,k", ...) into
- * PERF_SAMPLE_BRANCH_* bits; kernel-only when no privilege level is named.
- * Returns 0 or -EINVAL with the bad word in err.
- */
-int branch_filter__parse(const char *spec, __u64 *bits, char *err, size_t err_len);
 
 /*
  * Opens the events. Returns 0, or a negative errno with a one-line reason in why (no PMU,

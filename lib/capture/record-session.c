@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "print.h"
 #include "lbrfile.h"
 #include "record-session.h"
 #include "workload.h"
@@ -21,12 +22,12 @@ static void print_open(const struct record_session_opts *o, const struct capture
 	size_t i, n;
 
 	if (!capture__has_lbr(c) && o->capture.lbr_mode == CAPTURE_LBR_AUTO)
-		fprintf(stderr, "%s: LBR is not available here: %s; capturing %s call stacks "
+		pr_warn("%s: LBR is not available here: %s; capturing %s call stacks "
 			"instead\n", o->who, capture__lbr_why(c),
 			capture__user_stack_auto(c) ? "kernel and user" : "kernel");
 	n = capture__kprobe_refused(c, &refused);
 	if (n)
-		fprintf(stderr, "%s: %zu function%s of kprobe/kretprobe globs left out: this "
+		pr_warn("%s: %zu function%s of kprobe/kretprobe globs left out: this "
 			"kernel has no kprobe-multi links and its kprobes refuse %s (e.g. %s)\n",
 			o->who, n, n == 1 ? "" : "s", n == 1 ? "it" : "them", refused);
 	if (!o->capture.verbose)
@@ -35,15 +36,15 @@ static void print_open(const struct record_session_opts *o, const struct capture
 		size_t owner = capture__attach_owner(c, i);
 
 		if (owner != i)
-			fprintf(stderr, "%s: attached %s (shares the program and snapshot memory "
+			pr_info("%s: attached %s (shares the program and snapshot memory "
 				"of %s)\n", o->who, capture__attach_spec(c, i),
 				capture__attach_spec(c, owner));
 		else
-			fprintf(stderr, "%s: attached %s (%llu bytes of snapshot memory: %u "
+			pr_info("%s: attached %s (%llu bytes of snapshot memory: %u "
 				"slots)\n", o->who, capture__attach_spec(c, i),
 				(unsigned long long)capture__attach_bytes(c), capture__slots(c));
 	}
-	fprintf(stderr, "%s: %zu attach points, %llu bytes in total (the slot pools of the "
+	pr_info("%s: %zu attach points, %llu bytes in total (the slot pools of the "
 		"loaded objects, and the ring buffer)\n", o->who, capture__nr_attach(c),
 		(unsigned long long)capture__total_bytes(c));
 }
@@ -72,19 +73,19 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 	}
 	ret = capture__open(&copts, &c, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "%s: %s\n", o->who, err);
+		pr_warn("%s: %s\n", o->who, err);
 		goto cleanup;
 	}
 	print_open(o, c);
 	ret = lbrfile_writer__create(o->output, &w);
 	if (ret) {
-		fprintf(stderr, "%s: cannot create '%s': %s\n", o->who, o->output,
+		pr_warn("%s: cannot create '%s': %s\n", o->who, o->output,
 			strerror(-ret));
 		goto cleanup;
 	}
 	ret = capture__write_header(c, w);
 	if (ret) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", o->who, o->output, strerror(-ret));
+		pr_warn("%s: cannot write '%s': %s\n", o->who, o->output, strerror(-ret));
 		goto cleanup;
 	}
 	sigaction(SIGINT, o->command_records ? &ign : &stop, &old_int);
@@ -96,20 +97,20 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 
 		ret = copts.follow ? capture__follow(c, target) : 0;
 		if (ret) {
-			fprintf(stderr, "%s: cannot follow pid %d: %s\n", o->who, target,
+			pr_warn("%s: cannot follow pid %d: %s\n", o->who, target,
 				strerror(-ret));
 			goto cleanup_signals;
 		}
 		/* only a child's exit stop is serviced here: another's maps are read as it runs */
 		ret = target == wl.pid ? capture__trace_exit(c, wl.pid) : 0;
 		if (ret) {
-			fprintf(stderr, "%s: cannot trace the command (pid %d) to read its maps at "
+			pr_warn("%s: cannot trace the command (pid %d) to read its maps at "
 				"its exit: %s\n", o->who, wl.pid, strerror(-ret));
 			goto cleanup_signals;
 		}
 		ret = capture__watch(c, target, err, sizeof(err));
 		if (ret) {
-			fprintf(stderr, "%s: %s\n", o->who, err);
+			pr_warn("%s: %s\n", o->who, err);
 			goto cleanup_signals;
 		}
 		ret = workload__start(&wl, o->who);
@@ -127,22 +128,22 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 		res->status = run.status;
 	}
 	if (ret) {
-		fprintf(stderr, "%s: writing '%s': %s\n", o->who, o->output, strerror(-ret));
+		pr_warn("%s: writing '%s': %s\n", o->who, o->output, strerror(-ret));
 		goto cleanup_signals;
 	}
 	ret = capture__finish(c, w, &res->stats);
 	if (ret) {
-		fprintf(stderr, "%s: cannot finish '%s': %s\n", o->who, o->output,
+		pr_warn("%s: cannot finish '%s': %s\n", o->who, o->output,
 			strerror(-ret));
 		goto cleanup_signals;
 	}
 	if (res->stats.kallsyms_err == -ENOSPC || res->stats.kallsyms_err == -EDQUOT ||
 	    res->stats.kallsyms_err == -EFBIG)
-		fprintf(stderr, "%s: '%s': no room for the kallsyms copy (%s): the records are "
+		pr_warn("%s: '%s': no room for the kallsyms copy (%s): the records are "
 			"written without it (name them with `lbrsnap report --kallsyms FILE`)\n",
 			o->who, o->output, strerror(-res->stats.kallsyms_err));
 	else if (res->stats.kallsyms_err)
-		fprintf(stderr, "%s: /proc/kallsyms: %s: '%s' keeps no kernel symbols (name them "
+		pr_warn("%s: /proc/kallsyms: %s: '%s' keeps no kernel symbols (name them "
 			"with `lbrsnap report --kallsyms FILE`, FILE a copy where they show)\n",
 			o->who, res->stats.kallsyms_err == -ENODATA ?
 			"no symbol has an address (hidden by kernel.kptr_restrict)" :
@@ -150,7 +151,7 @@ int record_session__run(const struct record_session_opts *o, struct record_sessi
 	ret = lbrfile_writer__close(w);
 	w = NULL;
 	if (ret)
-		fprintf(stderr, "%s: cannot write '%s': %s\n", o->who, o->output, strerror(-ret));
+		pr_warn("%s: cannot write '%s': %s\n", o->who, o->output, strerror(-ret));
 cleanup_signals:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include "print.h"
 #include "workload.h"
 
 char *workload__find_program(const char *name)
@@ -39,7 +40,7 @@ int workload__prepare(struct workload *wl, char *const argv[], const char *who)
 	prog = workload__find_program(argv[0]);
 	if (!prog) {
 		err = -errno;
-		fprintf(stderr, "%s: cannot run '%s': %s\n", who, argv[0], strerror(-err));
+		pr_warn("%s: cannot run '%s': %s\n", who, argv[0], strerror(-err));
 		return err;
 	}
 	if (pipe2(go, O_CLOEXEC)) {
@@ -83,7 +84,7 @@ int workload__prepare(struct workload *wl, char *const argv[], const char *who)
 	wl->err_fd = ex[0];
 cleanup:
 	if (err)
-		fprintf(stderr, "%s: cannot start '%s': %s\n", who, argv[0], strerror(-err));
+		pr_warn("%s: cannot start '%s': %s\n", who, argv[0], strerror(-err));
 	free(prog);
 	return err;
 }
@@ -104,7 +105,7 @@ int workload__start(struct workload *wl, const char *who)
 	if (!err && n == sizeof(e))
 		err = -e;
 	if (err)
-		fprintf(stderr, "%s: cannot run the command: %s\n", who, strerror(-err));
+		pr_warn("%s: cannot run the command: %s\n", who, strerror(-err));
 	return err;
 }
 

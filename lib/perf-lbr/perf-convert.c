@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include "print.h"
 #include "perf-tracing-data.h"
 #include "perf-event-desc.h"
 #include "perf-data-writer.h"
@@ -122,7 +123,7 @@ int perf_convert(const char *cap_path, const char *out_path, const char *kallsym
 
 	err = lbrfile__open(cap_path, &cap);
 	if (err) {
-		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path,
+		pr_warn("%s: cannot read the capture: %s\n", cap_path,
 			lbrfile__strerror(err));
 		return err;
 	}
@@ -155,7 +156,7 @@ int perf_convert(const char *cap_path, const char *out_path, const char *kallsym
 cleanup:
 	/* the reader, the writer and the kallsyms copy name their own errors */
 	if (err == -ENOMEM)
-		fprintf(stderr, "%s: cannot write: %s\n", out_path, strerror(-err));
+		pr_warn("%s: cannot write: %s\n", out_path, strerror(-err));
 	perf_writer__abort(w);
 	perf_lbr__free(pl);
 	lbrfile__close(cap);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "print.h"
 #include "perf-tracing-data.h"
 #include "perf-event-desc.h"
 #include "perf-sample.h"
@@ -33,6 +34,7 @@
 #include "perf-merge.h"
 #include "perf-lbr.h"
 #include "capture-match.h"
+#include "out-file.h"
 
 #define NO_TIME		(~0ULL)
 
@@ -122,7 +124,7 @@ static int check_attrs(struct merge *m)
 	for (i = 0; i < n; i++) {
 		a = &perf_reader__attr(m->r, i)->attr;
 		if (!a->use_clockid || a->clockid != 1) {
-			fprintf(stderr, "%s: not recorded with CLOCK_MONOTONIC timestamps (%s); "
+			pr_warn("%s: not recorded with CLOCK_MONOTONIC timestamps (%s); "
 				"lbr records can only be merged into a file from "
 				"`perf record -k mono ...`: %s\n", m->rec_path,
 				a->use_clockid ? "another -k clock" : "perf's default clock",
@@ -130,7 +132,7 @@ static int check_attrs(struct merge *m)
 			return -EINVAL;
 		}
 		if (a->sample_id_all != m->sample_id_all) {
-			fprintf(stderr, "%s: events differ in sample_id_all\n", m->rec_path);
+			pr_warn("%s: events differ in sample_id_all\n", m->rec_path);
 			return -EINVAL;
 		}
 		if (!(a->sample_type & PERF_SAMPLE_IDENTIFIER))
@@ -138,7 +140,7 @@ static int check_attrs(struct merge *m)
 	}
 	if (m->add_identifier && n > 1) {
 		if (!(a0->sample_type & PERF_SAMPLE_ID)) {
-			fprintf(stderr, "%s: several events without sample ids\n", m->rec_path);
+			pr_warn("%s: several events without sample ids\n", m->rec_path);
 			return -EINVAL;
 		}
 		m->id_pos = __builtin_popcountll(a0->sample_type & (PERF_SAMPLE_IP |
@@ -146,7 +148,7 @@ static int check_attrs(struct merge *m)
 	}
 	if (!perf_reader__feature(m->r, PERF_FEAT_AUXTRACE, &aux, &len)) {
 		free(aux);
-		fprintf(stderr, "%s: AUX area data (file offsets in its header) cannot be "
+		pr_warn("%s: AUX area data (file offsets in its header) cannot be "
 			"merged\n", m->rec_path);
 		return -ENOTSUP;
 	}
@@ -213,7 +215,7 @@ static int write_recorded(struct merge *m, const struct perf_event_header *h, __
 	    (!sample && (h->type >= PERF_RECORD_USER_TYPE_START || !m->sample_id_all)))
 		return perf_writer__write(m->w, h);
 	if (h->size + 8 > 0xffff) {
-		fprintf(stderr, "%s: record at %#llx too large to add a sample id\n", m->rec_path,
+		pr_warn("%s: record at %#llx too large to add a sample id\n", m->rec_path,
 			(unsigned long long)perf_reader__offset(m->r));
 		return -E2BIG;
 	}
@@ -272,13 +274,13 @@ static int merge_next(struct merge *m, const struct perf_event_header **h)
 			goto bad_unzip;
 	}
 	if (!ret && m->unzip && perf_unzip__pending(m->unzip)) {
-		fprintf(stderr, "%s: compressed data ends inside a record\n", m->rec_path);
+		pr_warn("%s: compressed data ends inside a record\n", m->rec_path);
 		return -EBADMSG;
 	}
 	return ret;
 bad_unzip:
 	if (ret == -EBADMSG)
-		fprintf(stderr, "%s: compressed record at %#llx does not decompress\n",
+		pr_warn("%s: compressed record at %#llx does not decompress\n",
 			m->rec_path, (unsigned long long)perf_reader__offset(m->r));
 	return ret;
 }
@@ -412,7 +414,7 @@ static int merge_feature(struct merge *m, int bit, void *d, size_t len)
 		return perf_writer__feature(m->w, bit, d, len);
 	}
 	if (err) {
-		fprintf(stderr, "%s: cannot extend feature %d: %s\n", m->rec_path, bit,
+		pr_warn("%s: cannot extend feature %d: %s\n", m->rec_path, bit,
 			err == -EEXIST ? "lbr events are already merged in" : strerror(-err));
 		return err;
 	}
@@ -430,7 +432,7 @@ static int write_features(struct merge *m)
 
 	/* the lbr records go between the recorded ones: those are written decompressed */
 	if (perf_feat__test(fh->features, PERF_FEAT_COMPRESSED))
-		fprintf(stderr, "%s: note: its compressed records (perf record -z) are written "
+		pr_info("%s: note: its compressed records (perf record -z) are written "
 			"decompressed\n", m->rec_path);
 	for (bit = 0; bit < PERF_FEAT_BITS; bit++) {
 		if (!perf_feat__test(fh->features, bit) || bit == PERF_FEAT_COMPRESSED)
@@ -478,7 +480,7 @@ static int lbr_opts(struct merge *m, struct perf_lbr_opts *o)
 	err = perf_tracing_data__max_id(d, len, &max_tp);
 	free(d);
 	if (err) {
-		fprintf(stderr, "%s: %s\n", m->rec_path, err == -EEXIST ?
+		pr_warn("%s: %s\n", m->rec_path, err == -EEXIST ?
 			"lbr events are already merged in" : "cannot parse its tracing data");
 		return err;
 	}
@@ -497,7 +499,7 @@ static int check_shape(const char *path)
 	if (stat(path, &st))
 		return 0;	/* the reader names the error */
 	if (S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "%s: a directory (from `perf record --threads`?): its per-thread "
+		pr_warn("%s: a directory (from `perf record --threads`?): its per-thread "
 			"data files cannot be merged; record without --threads\n", path);
 		return -EISDIR;
 	}
@@ -538,7 +540,7 @@ static int check_origin(struct merge *m, struct lbrfile *cap, const char *cap_pa
 	}
 	if (!capture_match__check(&c, &r, why, sizeof(why)))
 		return 0;
-	fprintf(stderr, "%s: not recorded with the capture %s: %s; --force merges all the same\n",
+	pr_warn("%s: not recorded with the capture %s: %s; --force merges all the same\n",
 		m->rec_path, cap_path, why);
 	return -EXDEV;
 }
@@ -563,7 +565,7 @@ static int merge_files(const char *rec_path, const char *rec_name, const char *c
 		goto cleanup;
 	err = lbrfile__open(cap_path, &cap);
 	if (err) {
-		fprintf(stderr, "%s: cannot read the capture: %s\n", cap_path,
+		pr_warn("%s: cannot read the capture: %s\n", cap_path,
 			lbrfile__strerror(err));
 		goto cleanup;
 	}
@@ -606,13 +608,12 @@ cleanup:
 /* A temporary file for a pipe's perf.data; "" when none could be made. */
 static int make_tmp(char *path, size_t size)
 {
-	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	snprintf(path, size, "%s/lbrsnap-pipe.XXXXXX", dir && *dir ? dir : "/tmp");
+	snprintf(path, size, "%s/lbrsnap-pipe.XXXXXX", tmp_dir());
 	fd = mkstemp(path);
 	if (fd < 0) {
-		fprintf(stderr, "%s: cannot create a temporary file: %s\n", path, strerror(errno));
+		pr_warn("%s: cannot create a temporary file: %s\n", path, strerror(errno));
 		path[0] = '\0';
 		return -errno;
 	}

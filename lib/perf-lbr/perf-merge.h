@@ -16,7 +16,7 @@ struct perf_merge_stats {
  * Writes rec_path (from `perf record -k mono`) with the capture's lbr events merged in time
  * order to out_path. keep_all keeps the tracing path's entries in the samples' callchains
  * and branch stacks. st (may be NULL) receives the counts. Returns 0, a negative errno, or
- * 1 when out_path was written but the kallsyms copy could not be (said on stderr).
+ * 1 when out_path was written but the kallsyms copy could not be (said through pr_warn()).
  */
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "print.h"
 #include "perf-data.h"
 #include "perf-data-reader.h"
 #include "perf-unzip.h"
@@ -68,14 +69,14 @@ static int read_attrs(struct perf_reader *r)
 
 	if (h->attr_size < 16 + PERF_ATTR_SIZE_VER0 || h->attr_size > 16 + PERF_ATTR_MAX_BYTES ||
 	    h->attrs.size % h->attr_size || !in_file(r, h->attrs.offset, h->attrs.size)) {
-		fprintf(stderr, "%s: bad attribute size %llu in the header\n", r->path,
+		pr_warn("%s: bad attribute size %llu in the header\n", r->path,
 			(unsigned long long)h->attr_size);
 		return -EINVAL;
 	}
 	r->attr_bytes = entry - 16;
 	r->nr_attrs = h->attrs.size / entry;
 	if (!r->nr_attrs) {
-		fprintf(stderr, "%s: no event attributes\n", r->path);
+		pr_warn("%s: no event attributes\n", r->path);
 		return -EINVAL;
 	}
 	r->attrs = calloc(r->nr_attrs, sizeof(*r->attrs));
@@ -110,7 +111,7 @@ static int read_attrs(struct perf_reader *r)
 cleanup:
 	free(raw);
 	if (err == -EINVAL || err == -EIO)
-		fprintf(stderr, "%s: broken attribute section\n", r->path);
+		pr_warn("%s: broken attribute section\n", r->path);
 	return err;
 }
 
@@ -133,30 +134,30 @@ int perf_reader__open(const char *path, struct perf_reader **out)
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		err = -errno;
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		pr_warn("%s: %s\n", path, strerror(errno));
 		goto cleanup;
 	}
 	err = read_full(r->fd, &r->hdr, sizeof(r->hdr), 0);
 	if (err || memcmp(r->hdr.magic, PERF_FILE_MAGIC, 8) ||
 	    r->hdr.size != PERF_FILE_HEADER_SIZE) {
-		fprintf(stderr, "%s: not a perf.data file (PERFILE2 header)\n", path);
+		pr_warn("%s: not a perf.data file (PERFILE2 header)\n", path);
 		err = -EINVAL;
 		goto cleanup;
 	}
 	if (!r->hdr.data.size) {
-		fprintf(stderr, "%s: data size is 0: was 'perf record' properly terminated?\n",
+		pr_warn("%s: data size is 0: was 'perf record' properly terminated?\n",
 			path);
 		err = -EINVAL;
 		goto cleanup;
 	}
 	if (fstat(r->fd, &st)) {
 		err = -errno;
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		pr_warn("%s: %s\n", path, strerror(errno));
 		goto cleanup;
 	}
 	r->file_size = st.st_size;
 	if (!in_file(r, r->hdr.data.offset, r->hdr.data.size)) {
-		fprintf(stderr, "%s: truncated: the data section ends after the end of the file\n",
+		pr_warn("%s: truncated: the data section ends after the end of the file\n",
 			path);
 		err = -EINVAL;
 		goto cleanup;
@@ -222,13 +223,13 @@ int perf_reader__feature(struct perf_reader *r, int bit, void **data, size_t *le
 	err = read_full(r->fd, &sec, sizeof(sec), table + idx * sizeof(sec));
 	/* a cut file: say so, rather than strerror(EFBIG)'s "File too large" */
 	if (!err && (sec.size > (1ULL << 31) || !in_file(r, sec.offset, sec.size))) {
-		fprintf(stderr, "%s: truncated or damaged: header feature %d (%llu bytes at offset "
+		pr_warn("%s: truncated or damaged: header feature %d (%llu bytes at offset "
 			"%llu) is not inside the file\n", r->path, bit,
 			(unsigned long long)sec.size, (unsigned long long)sec.offset);
 		return -EFBIG;
 	}
 	if (err) {
-		fprintf(stderr, "%s: cannot read header feature %d: %s\n", r->path, bit,
+		pr_warn("%s: cannot read header feature %d: %s\n", r->path, bit,
 			err == -EIO ? "truncated (the file ends in its table)" : strerror(-err));
 		return err;
 	}
@@ -237,7 +238,7 @@ int perf_reader__feature(struct perf_reader *r, int bit, void **data, size_t *le
 		return -ENOMEM;
 	err = read_full(r->fd, p, sec.size, sec.offset);
 	if (err) {
-		fprintf(stderr, "%s: cannot read header feature %d: %s\n", r->path, bit,
+		pr_warn("%s: cannot read header feature %d: %s\n", r->path, bit,
 			strerror(-err));
 		free(p);
 		return err;
@@ -298,7 +299,7 @@ int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev
 				       (r->buf + r->buf_pos))->size) {
 		err = refill(r);
 		if (err) {
-			fprintf(stderr, "%s: cannot read the data section: %s\n", r->path,
+			pr_warn("%s: cannot read the data section: %s\n", r->path,
 				strerror(-err));
 			return err;
 		}
@@ -311,7 +312,7 @@ int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev
 	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) ||
 	    (h->size % 8 && h->type != PERF_RECORD_COMPRESSED) ||
 	    h->size > r->buf_len - r->buf_pos) {
-		fprintf(stderr, "%s: broken record at offset %#llx\n", r->path,
+		pr_warn("%s: broken record at offset %#llx\n", r->path,
 			(unsigned long long)r->rec_off);
 		return -EINVAL;
 	}

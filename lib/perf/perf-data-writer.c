@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "print.h"
 #include "perf-data.h"
 #include "out-file.h"
 #include "perf-data-writer.h"
@@ -56,7 +57,7 @@ int perf_writer__create(const char *path, size_t attr_bytes, struct perf_writer 
 	}
 	err = out_file__open(&w->out, path);
 	if (err) {
-		fprintf(stderr, "%s: cannot write: %s\n", path, strerror(-err));
+		pr_warn("%s: cannot write: %s\n", path, strerror(-err));
 		goto cleanup;
 	}
 	*out = w;
@@ -154,7 +155,7 @@ static int flush_buf(struct perf_writer *w)
 static int write_failed(struct perf_writer *w, int err)
 {
 	if (!w->failed)
-		fprintf(stderr, "%s: cannot write: %s\n", w->out.path, strerror(-err));
+		pr_warn("%s: cannot write: %s\n", w->out.path, strerror(-err));
 	w->failed = true;
 	return err;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "print.h"
 #include "out-file.h"
 #include "perf-data.h"
 #include "perf-data-reader.h"
@@ -69,26 +70,13 @@ static int read_exact(int fd, void *buf, size_t len, bool eof_ok)
 static int copy_file(int fd, const struct pipe_header *h, const char *name, const char *path)
 {
 	struct out_file out = OUT_FILE_INIT;
-	char *buf = malloc(OUT_BUF_SIZE);
-	ssize_t n;
 	int err;
 
-	if (!buf)
-		return -ENOMEM;
-	err = out_file__open(&out, path);
-	if (!err)
-		err = write_all(out.fd, h, sizeof(*h));
-	while (!err && (n = read(fd, buf, OUT_BUF_SIZE)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		err = n < 0 ? -errno : write_all(out.fd, buf, n);
-	}
-	if (!err)
-		err = out_file__commit(&out);
+	err = out_file__open(&out, path) ?: write_all(out.fd, h, sizeof(*h)) ?:
+	      copy_all(fd, out.fd) ?: out_file__commit(&out);
 	if (err)
-		fprintf(stderr, "%s: cannot copy the perf.data read: %s\n", name, strerror(-err));
+		pr_warn("%s: cannot copy the perf.data read: %s\n", name, strerror(-err));
 	out_file__abort(&out);
-	free(buf);
 	return err;
 }
 
@@ -107,7 +95,7 @@ struct pipe_in {
 
 static int bad(struct pipe_in *p, const char *why)
 {
-	fprintf(stderr, "%s: pipe-mode perf.data: %s at offset %#llx\n", p->name, why,
+	pr_warn("%s: pipe-mode perf.data: %s at offset %#llx\n", p->name, why,
 		(unsigned long long)p->off);
 	return -EINVAL;
 }
@@ -150,7 +138,7 @@ static int start_file(struct pipe_in *p)
 	int err;
 
 	if (!p->nr_attrs) {
-		fprintf(stderr, "%s: pipe-mode perf.data without event attributes\n", p->name);
+		pr_warn("%s: pipe-mode perf.data without event attributes\n", p->name);
 		return -EINVAL;
 	}
 	err = perf_writer__create(p->path, p->attr_bytes, &p->w);
@@ -232,7 +220,7 @@ static int one_record(struct pipe_in *p, const struct perf_event_header *h)
 		return feature(p, h);
 	case PERF_RECORD_AUXTRACE_INFO:
 	case PERF_RECORD_AUXTRACE:
-		fprintf(stderr, "%s: AUX area data cannot be merged\n", p->name);
+		pr_warn("%s: AUX area data cannot be merged\n", p->name);
 		return -ENOTSUP;
 	default:
 		return perf_writer__write(p->w, h);
@@ -251,7 +239,7 @@ int perf_pipe__to_file(int fd, const char *name, const char *path)
 	ret = read_exact(fd, &ph, sizeof(ph), false);
 	if (ret != 1 || memcmp(ph.magic, PERF_FILE_MAGIC, 8) ||
 	    (ph.size != PERF_PIPE_HEADER_SIZE && ph.size != PERF_FILE_HEADER_SIZE)) {
-		fprintf(stderr, "%s: not a perf.data stream (PERFILE2 header)\n", name);
+		pr_warn("%s: not a perf.data stream (PERFILE2 header)\n", name);
 		return -EINVAL;
 	}
 	if (ph.size == PERF_FILE_HEADER_SIZE)
@@ -282,7 +270,7 @@ int perf_pipe__to_file(int fd, const char *name, const char *path)
 		p.off += h->size;
 	}
 	if (ret < 0 && ret != -EINVAL && ret != -ENOTSUP && ret != -EIO)
-		fprintf(stderr, "%s: cannot read the pipe-mode perf.data: %s\n", name,
+		pr_warn("%s: cannot read the pipe-mode perf.data: %s\n", name,
 			strerror(-ret));
 	if (!ret && !p.w)
 		ret = start_file(&p);
@@ -341,7 +329,7 @@ static int put_attrs(struct perf_reader *r, struct pipe_out *o, const char *name
 
 		size = sizeof(struct perf_event_header) + bytes + fa.nr_ids * 8;
 		if (size >= REC_MAX) {
-			fprintf(stderr, "%s: event %zu has too many ids (%zu) for a pipe-mode "
+			pr_warn("%s: event %zu has too many ids (%zu) for a pipe-mode "
 				"record\n", name, i, fa.nr_ids);
 			return -E2BIG;
 		}
@@ -384,7 +372,7 @@ static int put_feature(struct pipe_out *o, int bit, const char *d, size_t len,
 	size = (sizeof(*h) + sizeof(id) + len + 7) / 8 * 8;
 	if (size >= REC_MAX) {
 		/* perf 6.1 writes such a record with its size cut to 16 bits: a broken stream */
-		fprintf(stderr, "%s: note: header feature %d (%zu bytes) does not fit a pipe-mode "
+		pr_info("%s: note: header feature %d (%zu bytes) does not fit a pipe-mode "
 			"record and is left out\n", name, bit, len);
 		return 0;
 	}
@@ -473,7 +461,7 @@ int perf_pipe__from_file(const char *path, int fd, const char *name)
 		o.err = write_all(fd, o.buf, o.len);
 	if (!ret && o.err) {
 		ret = o.err;
-		fprintf(stderr, "%s: cannot write: %s\n", name, strerror(-ret));
+		pr_warn("%s: cannot write: %s\n", name, strerror(-ret));
 	}
 cleanup:
 	free(o.buf);

@@ -47,45 +47,43 @@ bool tracedat_check__clock(const void *data, size_t size)
 	return true;
 }
 
-bool tracedat_check__hook(const void *data, size_t size)
+/*
+ * One half of a HOOK text, "[sys:]event,match[,rest]", taken with libtracecmd's strtok_r()
+ * steps on copy (the text's copy): the start half's match ends at ',' or '/' and its rest
+ * (a pid) at '/', the end half's match at ',' and its rest (flags) at the end of the text.
+ */
+static bool hook_half(const char *text, char *copy, bool start, char **save)
 {
-	const char *text = data;
-	char *copy, *save = NULL, *tok;
-	bool sys, more, ok = false;
+	char *tok;
+	size_t at;
 
-	if (!tracedat_check__text(data, size))
-		return false;
-	copy = strdup(text);
-	if (!copy)
+	tok = strtok_r(start ? copy : NULL, ":,", save);
+	if (!tok)
 		return false;
 	/*
 	 * libtracecmd looks at the character after the first token at the first token's
 	 * length from the start of the text, and after the others at their own place
 	 */
-	tok = strtok_r(copy, ":,", &save);
+	at = (start ? 0 : tok - copy) + strlen(tok);
+	if (text[at] == ':' && !strtok_r(NULL, ",", save))
+		return false;
+	tok = strtok_r(NULL, start ? ",/" : ",", save);
 	if (!tok)
-		goto out;
-	sys = text[strlen(tok)] == ':';
-	if (sys && !strtok_r(NULL, ",", &save))
-		goto out;
-	tok = strtok_r(NULL, ",/", &save);
-	if (!tok)
-		goto out;
-	more = text[tok - copy + strlen(tok)] == ',';
-	if (more && !strtok_r(NULL, "/", &save))
-		goto out;
-	tok = strtok_r(NULL, ":,", &save);
-	if (!tok)
-		goto out;
-	sys = text[tok - copy + strlen(tok)] == ':';
-	if (sys && !strtok_r(NULL, ",", &save))
-		goto out;
-	tok = strtok_r(NULL, ",", &save);
-	if (!tok)
-		goto out;
-	more = text[tok - copy + strlen(tok)] == ',';
-	ok = !more || strtok_r(NULL, "", &save);
-out:
+		return false;
+	return text[tok - copy + strlen(tok)] != ',' || strtok_r(NULL, start ? "/" : "", save);
+}
+
+bool tracedat_check__hook(const void *data, size_t size)
+{
+	char *copy, *save = NULL;
+	bool ok;
+
+	if (!tracedat_check__text(data, size))
+		return false;
+	copy = strdup(data);
+	if (!copy)
+		return false;
+	ok = hook_half(data, copy, true, &save) && hook_half(data, copy, false, &save);
 	free(copy);
 	return ok;
 }

@@ -13,7 +13,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include "print.h"
 #include "out-file.h"
+
+/* copy_all()'s buffer: 1 MiB a read() keeps the copy of a large file to few system calls */
+#define COPY_BUF_SIZE	(1 << 20)
 
 int write_all(int fd, const void *buf, size_t len)
 {
@@ -86,13 +90,19 @@ static bool in_dev(const char *path)
 	return res;
 }
 
+const char *tmp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
 /* An unnamed file for a writer that seeks: nothing is left behind whatever happens. */
 static int open_spool(void)
 {
-	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	fd = open(tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0)
 		fd = memfd_create("lbrsnap-out", MFD_CLOEXEC);
 	return fd < 0 ? -errno : fd;
@@ -235,7 +245,7 @@ static int out_file__open_as(struct out_file *f, const char *path, bool stream)
 			goto cleanup;
 		}
 		if (S_ISBLK(st.st_mode)) {
-			fprintf(stderr, "%s: is a block device: an output goes to a file, a "
+			pr_warn("%s: is a block device: an output goes to a file, a "
 				"character device, a FIFO or a socket\n", f->path);
 			err = -EPERM;
 			goto cleanup;
@@ -259,7 +269,7 @@ static int out_file__open_as(struct out_file *f, const char *path, bool stream)
 		f->dev = st.st_dev;
 		f->ino = st.st_ino;
 	} else if (in_dev(f->path)) {
-		fprintf(stderr, "%s: no file is created in /dev (not an existing device)\n",
+		pr_warn("%s: no file is created in /dev (not an existing device)\n",
 			f->path);
 		err = -EPERM;
 		goto cleanup;
@@ -290,19 +300,16 @@ FILE *out_file__stdio(struct out_file *f)
 	return f->fp;
 }
 
-/* The spool, from its start, into the device, FIFO or socket. */
-static int copy_out(int from, int to)
+int copy_all(int from, int to)
 {
-	char *buf = malloc(1 << 20);
+	char *buf = malloc(COPY_BUF_SIZE);
 	ssize_t n;
 	int err = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	if (lseek(from, 0, SEEK_SET))
-		err = -errno;
 	while (!err) {
-		n = read(from, buf, 1 << 20);
+		n = read(from, buf, COPY_BUF_SIZE);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -313,6 +320,12 @@ static int copy_out(int from, int to)
 	}
 	free(buf);
 	return err;
+}
+
+/* The spool, from its start, into the device, FIFO or socket. */
+static int copy_out(int from, int to)
+{
+	return lseek(from, 0, SEEK_SET) ? -errno : copy_all(from, to);
 }
 
 /*
@@ -355,7 +368,7 @@ static int replace(struct out_file *f)
 	}
 	/* the last run to finish wins; the one it replaces is named, it may not know */
 	if (found && (!f->found || st.st_dev != f->dev || st.st_ino != f->ino))
-		fprintf(stderr, "%s: another process wrote it while this one ran: that file %s%s\n",
+		pr_warn("%s: another process wrote it while this one ran: that file %s%s\n",
 			f->path, old ? "is now " : "was replaced", old ?: "");
 cleanup:
 	free(old);

@@ -39,7 +39,7 @@ struct out_file {
 /*
  * Opens PATH for a writer that may seek (PATH a symbolic link: the file it names). Returns 0
  * or a negative errno (-EISDIR: a directory; -EPERM: a block device, or a new file in /dev,
- * said on stderr); f is reset on error. A FIFO's open waits for its reader, as the shell's.
+ * said through pr_warn()); f is reset on error. A FIFO's open waits for its reader, as the shell's.
  */
 int out_file__open(struct out_file *f, const char *path);
 /* The same for a writer that only appends: a device, FIFO or socket gets it as it comes. */
@@ -64,6 +64,12 @@ bool out_file__same(const char *a, const char *b);
  * with no file beside it (the front ends save no "PATH.kallsyms" next to it).
  */
 bool out_file__is_stream(const char *path);
+
+/* Copies from from's offset to its end into to; returns 0 or a negative errno. */
+int copy_all(int from, int to);
+
+/* Where temporary files go: $TMPDIR when set and not empty, else /tmp. */
+const char *tmp_dir(void);
 
 /* Writes all len bytes (retrying short writes and EINTR); returns 0 or a negative errno. */
 int write_all(int fd, const void *buf, size_t len);

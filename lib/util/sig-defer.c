@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include "print.h"
 #include "sig-defer.h"
 
 static const int held[] = { SIGINT, SIGTERM, SIGHUP };
@@ -29,7 +30,7 @@ void sig_defer__end(const sigset_t *old, const char *who, const char *output)
 			if (!sigismember(&pending, held[i]) || sigismember(old, held[i]) ||
 			    sigaction(held[i], NULL, &sa) || sa.sa_handler == SIG_IGN)
 				continue;
-			fprintf(stderr, "%s: SIG%s received while writing %s: finished it first\n",
+			pr_warn("%s: SIG%s received while writing %s: finished it first\n",
 				who, sigabbrev_np(held[i]), output);
 			break;
 		}
