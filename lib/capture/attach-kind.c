@@ -15,7 +15,7 @@
 static const struct attach_kind kinds[] = {
 	{
 		.kind = LBRSNAP_KIND_FEXIT, .prog = "fexit", .form = "fexit:FUNC",
-		.help = "a kernel function's return: its arguments and return value",
+		.help = "a kernel function's return: arguments, value",
 		.needs = "BPF trampolines (5.5+), a function ftrace can hook",
 		.flags = ATTACH_KIND_GLOB | ATTACH_KIND_TRAMPOLINE,
 		.args_from = BTF_ARGS_CTX,
@@ -27,7 +27,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_KPROBE, .prog = "kprobe", .form = "kprobe:FUNC",
-		.help = "a kernel function's entry: its arguments (one program a glob)",
+		.help = "a kernel function's entry: arguments",
 		.needs = "kprobe-multi links (5.18+, CONFIG_FPROBE), or kprobes",
 		.flags = ATTACH_KIND_GLOB | ATTACH_KIND_MULTI,
 		.args_from = BTF_ARGS_REGS,
@@ -37,7 +37,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_KRETPROBE, .prog = "kretprobe", .form = "kretprobe:FUNC",
-		.help = "a kernel function's return: its return value (one program a glob)",
+		.help = "a kernel function's return: its value",
 		.needs = "kprobe-multi links (5.18+, CONFIG_FPROBE), or kretprobes",
 		.flags = ATTACH_KIND_GLOB | ATTACH_KIND_MULTI,
 		.args_from = BTF_ARGS_REGS,
@@ -47,7 +47,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_RAW_TP, .prog = "rawtp", .form = "raw_tp:NAME",
-		.help = "a tracepoint, its raw arguments (also rawtrace:, raw_tracepoint:)",
+		.help = "a tracepoint (also rawtrace:, raw_tracepoint:)",
 		.needs = "raw tracepoint programs (4.17+)",
 		.flags = ATTACH_KIND_GLOB,
 		.args_from = BTF_ARGS_RAW,
@@ -55,7 +55,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_TP_BTF, .prog = "tpbtf", .form = "tp_btf:NAME",
-		.help = "a tracepoint, its arguments typed by BTF",
+		.help = "a tracepoint, arguments typed by BTF",
 		.needs = "BTF-typed tracepoint programs (5.5+)",
 		.flags = ATTACH_KIND_GLOB,
 		.args_from = BTF_ARGS_CTX,
@@ -64,28 +64,28 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_MEM, .prog = "mem", .form = "mem:ADDR",
-		.help = "a hardware watchpoint, mem:ADDR|SYMBOL[+OFF][/LEN][:r|w|rw|x]",
+		.help = "a watchpoint: ADDR|SYM[+OFF][/LEN][:r|w|rw|x]",
 		.needs = "hardware breakpoints that fire (probed first)",
 		.ap_flags = LBRSNAP_AP_MEM,
 		.attach = mem_watch__attach,
 	},
 	{
 		.kind = LBRSNAP_KIND_UPROBE, .prog = "uprobe", .form = "uprobe:PATH:FUNC[+OFF]",
-		.help = "a user function's entry (or an offset in it): its arguments",
+		.help = "a user function's entry: arguments",
 		.needs = "uprobes (CONFIG_UPROBE_EVENTS)",
 		.ap_args_flag = LBRSNAP_AP_UREGS,
 		.attach = attach_uprobe__attach,
 	},
 	{
 		.kind = LBRSNAP_KIND_URETPROBE, .prog = "uretprobe", .form = "uretprobe:PATH:FUNC",
-		.help = "a user function's return: its return value",
+		.help = "a user function's return: its value",
 		.needs = "uprobes (CONFIG_UPROBE_EVENTS)",
 		.ap_ret_flag = LBRSNAP_AP_RET_UREGS,
 		.attach = attach_uprobe__attach,
 	},
 	{
 		.kind = LBRSNAP_KIND_USDT, .prog = "usdt", .form = "usdt:PATH:PROVIDER:NAME",
-		.help = "a USDT probe (SDT note) at each of its sites: its arguments",
+		.help = "a USDT probe at each of its sites: arguments",
 		.needs = "uprobes (CONFIG_UPROBE_EVENTS)",
 		.ap_flags = LBRSNAP_AP_USDT,
 		.attach = attach_uprobe__attach,
@@ -133,6 +133,19 @@ void attach_kinds__forms(char *buf, size_t len)
 		used += snprintf(buf + used, len - used, "%s%s",
 				 !i ? "" : i + 1 < NR_KINDS ? ", " : " or ", kinds[i].form);
 	}
+}
+
+const char *attach_kinds__help(void)
+{
+	static char text[NR_KINDS * 80];
+	size_t i, used = 0;
+
+	if (text[0])
+		return text;
+	for (i = 0; i < NR_KINDS && used < sizeof(text); i++)
+		used += snprintf(text + used, sizeof(text) - used, "  %-24s %s\n", kinds[i].form,
+				 kinds[i].help);
+	return text;
 }
 
 void attach_kinds__print_help(FILE *out)

@@ -47,7 +47,7 @@ struct attach_kind {
 	enum lbrsnap_kind kind;
 	const char *prog;		/* its programs: lbrsnap_<prog>_N in capture.bpf.c */
 	const char *form;		/* the spec's form: "fexit:FUNC" */
-	const char *help;		/* one line: what it records */
+	const char *help;		/* what it records, in 48 columns */
 	const char *needs;		/* what the kernel must have for it */
 	unsigned int flags;		/* enum attach_kind_flag */
 	enum btf_args_from args_from;	/* where its programs find the arguments */
@@ -76,7 +76,9 @@ static inline bool attach_kind__is_multi(enum lbrsnap_kind kind)
 __u32 attach_kind__ap_flags(const struct attach_target *t);
 /* "fexit:FUNC, kprobe:FUNC, ... or usdt:PATH:PROVIDER:NAME": every kind's form. */
 void attach_kinds__forms(char *buf, size_t len);
-/* One line per kind, "  FORM  HELP (needs NEEDS)", for -e's help: every kind. */
+/* -e's help: a line per kind, "  FORM  HELP\n" (a static text, built once). */
+const char *attach_kinds__help(void);
+/* Each kind's form and help line, then a line saying what the kernel needs for it. */
 void attach_kinds__print_help(FILE *out);
 
 /* Shared by fexit and tp_btf: their programs load against the BTF of their target. */

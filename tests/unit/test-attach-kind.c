@@ -2,7 +2,7 @@
 /*
  * The attach kind tables (lbrfile/lbr-kind.c, capture/attach-kind.c): a row in each for
  * every enum lbrsnap_kind, prefixes and aliases that parse back to their kind, the error's
- * list of forms, the -e help naming every kind, and the program flags each kind takes.
+ * list of forms, the help naming every kind, and the program flags each kind takes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -132,6 +132,24 @@ static void test_help(void)
 	free(text);
 }
 
+/* -e's help: one line per kind, in the table's order, none past 80 columns */
+static void test_e_help(void)
+{
+	const char *text = attach_kinds__help(), *line = text, *nl;
+	unsigned int n = 0;
+
+	for (; (nl = strchr(line, '\n')); line = nl + 1, n++) {
+		CU_ASSERT(nl - line <= 80);
+		CU_ASSERT(!strncmp(line, "  ", 2) && line[2] != ' ');
+	}
+	CU_ASSERT_EQUAL(*line, 0);
+	CU_ASSERT_EQUAL(n, LBRSNAP_NR_KINDS);
+	CU_ASSERT(!strncmp(text, "  fexit:FUNC ", 13));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n  usdt:PATH:PROVIDER:NAME  a USDT probe"));
+	/* built once */
+	CU_ASSERT_PTR_EQUAL(attach_kinds__help(), text);
+}
+
 static CU_TestInfo kind_tests[] = {
 	{ "every_kind", test_every_kind },
 	{ "parse", test_parse },
@@ -139,6 +157,7 @@ static CU_TestInfo kind_tests[] = {
 	{ "ap_flags", test_ap_flags },
 	{ "forms", test_forms },
 	{ "help", test_help },
+	{ "e_help", test_e_help },
 	CU_TEST_INFO_NULL,
 };
 
