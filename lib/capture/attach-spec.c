@@ -7,14 +7,15 @@
  * error that says why.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/hw_breakpoint.h>
 #include <bpf/btf.h>
+#include "attach-kind.h"
 #include "attach-spec.h"
+#include "btf-types.h"
 #include "edit-distance.h"
 #include "ksyms.h"
 #include "mem-spec.h"
@@ -38,56 +39,23 @@ struct kallsyms_text {
 	size_t len;
 };
 
-static const char *const kind_names[] = {
-	[LBRSNAP_KIND_FEXIT] = "fexit",
-	[LBRSNAP_KIND_RAW_TP] = "raw_tp",
-	[LBRSNAP_KIND_TP_BTF] = "tp_btf",
-	[LBRSNAP_KIND_MEM] = "mem",
-	[LBRSNAP_KIND_UPROBE] = "uprobe",
-	[LBRSNAP_KIND_URETPROBE] = "uretprobe",
-	[LBRSNAP_KIND_USDT] = "usdt",
-	[LBRSNAP_KIND_KPROBE] = "kprobe",
-	[LBRSNAP_KIND_KRETPROBE] = "kretprobe",
-};
-
-/* Kinds whose names are kernel functions (BTF FUNCs) */
+/* Kinds whose names are kernel functions (BTF FUNCs); the others here name tracepoints */
 static bool is_func_kind(enum lbrsnap_kind kind)
 {
-	return kind == LBRSNAP_KIND_FEXIT || kind == LBRSNAP_KIND_KPROBE ||
-	       kind == LBRSNAP_KIND_KRETPROBE;
-}
-
-const char *lbrsnap_kind__name(enum lbrsnap_kind kind)
-{
-	if (kind < LBRSNAP_KIND_FEXIT || kind >= LBRSNAP_KIND__MAX)
-		return "unknown";
-	return kind_names[kind];
+	return lbr_kind__is(kind, LBR_KIND_KFUNC);
 }
 
 int attach_spec__parse(const char *spec, enum lbrsnap_kind *kind, const char **name)
 {
 	const char *colon = strchr(spec, ':');
-	size_t klen;
-	int k;
 
 	if (!colon || !colon[1])
 		return -EINVAL;
-	klen = colon - spec;
-	for (k = LBRSNAP_KIND_FEXIT; k < LBRSNAP_KIND__MAX; k++) {
-		if (strlen(kind_names[k]) == klen && !strncmp(spec, kind_names[k], klen)) {
-			*kind = k;
-			*name = colon + 1;
-			return 0;
-		}
-	}
-	/* perf's and bpftrace's spellings of the same thing */
-	if ((klen == 8 && !strncmp(spec, "rawtrace", 8)) || (klen == 14 &&
-	    !strncmp(spec, "raw_tracepoint", 14))) {
-		*kind = LBRSNAP_KIND_RAW_TP;
-		*name = colon + 1;
-		return 0;
-	}
-	return -EINVAL;
+	*kind = lbr_kind__by_prefix(spec, colon - spec);
+	if (!*kind)
+		return -EINVAL;
+	*name = colon + 1;
+	return 0;
 }
 
 static bool is_glob(const char *s)
@@ -128,7 +96,7 @@ static void suggest(char *buf, size_t len, const char *name, const struct btf *b
 	snprintf(buf + used, len - used, "; did you mean");
 	for (i = 0; i < 3 && best.name[i]; i++) {
 		used = strlen(buf);
-		snprintf(buf + used, len - used, "%s %s:%s", i ? "," : "", kind_names[kind],
+		snprintf(buf + used, len - used, "%s %s:%s", i ? "," : "", lbr_kind__name(kind),
 			 best.name[i]);
 	}
 	used = strlen(buf);
@@ -273,210 +241,11 @@ static void name_set__free(struct name_set *set)
 	free(set->v);
 }
 
-static void emit_type(void *ctx, const char *fmt, va_list args)
-{
-	char **buf = ctx, *more, *joined;
-
-	if (vasprintf(&more, fmt, args) < 0)
-		return;
-	if (asprintf(&joined, "%s%s", *buf ?: "", more) >= 0) {
-		free(*buf);
-		*buf = joined;
-	}
-	free(more);
-}
-
-/* The C spelling of a BTF type, as the kernel's source declares it ("struct file *"). */
-static char *type_name(const struct btf *btf, __u32 id)
-{
-	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
-	struct btf_dump *d;
-	char *buf = NULL;
-
-	d = btf_dump__new(btf, emit_type, &buf, NULL);
-	if (!d)
-		return NULL;
-	if (btf_dump__emit_type_decl(d, id, &opts)) {
-		free(buf);
-		buf = NULL;
-	}
-	btf_dump__free(d);
-	return buf;
-}
-
-/*
- * How a value of a BTF type is extended and printed. The callee sets only the bytes of its
- * type (an int leaves the upper half of RAX undefined, a bool all but AL), so a value is
- * extended from its size by its signedness. Returns LBRSNAP_RET_NONE for aggregates and
- * void; with strings, a char pointer is LBRSNAP_ARG_STRING.
- */
-static __u8 type_value(const struct btf *btf, __u32 type_id, bool strings, __u8 *size)
-{
-	const struct btf_type *r = btf__type_by_id(btf, type_id);
-
-	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
-		r = btf__type_by_id(btf, r->type);
-	if (!r || !type_id)
-		return LBRSNAP_RET_NONE;
-	if (btf_is_ptr(r)) {
-		const struct btf_type *to = btf__type_by_id(btf, r->type);
-
-		*size = 8;
-		while (to && (btf_is_typedef(to) || btf_is_mod(to) || btf_is_type_tag(to)))
-			to = btf__type_by_id(btf, to->type);
-		if (strings && to && btf_is_int(to) && to->size == 1 &&
-		    !strcmp(btf__name_by_offset(btf, to->name_off), "char"))
-			return LBRSNAP_ARG_STRING;
-		return LBRSNAP_RET_POINTER;
-	}
-	if (btf_is_int(r) && r->size <= 8) {
-		__u8 enc = btf_int_encoding(r);
-
-		*size = r->size;
-		return enc & BTF_INT_BOOL ? LBRSNAP_RET_BOOL :
-		       enc & BTF_INT_SIGNED ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
-	}
-	if ((btf_is_enum(r) || btf_is_enum64(r)) && r->size <= 8) {
-		/* kflag marks a signed enum (BTF of 6.0+ kernels) */
-		*size = r->size;
-		return btf_kflag(r) ? LBRSNAP_RET_SIGNED : LBRSNAP_RET_UNSIGNED;
-	}
-	return LBRSNAP_RET_NONE;
-}
-
 static void type_return(const struct btf *btf, __u32 type_id, struct attach_target *t)
 {
-	t->ret_kind = type_value(btf, type_id, false, &t->ret_size);
+	t->ret_kind = btf_types__value(btf, type_id, false, &t->ret_size);
 	if (t->ret_kind)
-		t->ret_type = type_name(btf, type_id);
-}
-
-/* An enum's enumerators as "NAME=VALUE,NAME=VALUE", so readers print values by name. */
-static char *enum_names(const struct btf *btf, __u32 type_id)
-{
-	const struct btf_type *r = btf__type_by_id(btf, type_id);
-	char *buf = NULL, *more;
-	size_t i;
-
-	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
-		r = btf__type_by_id(btf, r->type);
-	if (!r || !(btf_is_enum(r) || btf_is_enum64(r)))
-		return strdup("");
-	for (i = 0; i < btf_vlen(r); i++) {
-		const char *name;
-		long long v;
-
-		if (btf_is_enum(r)) {
-			name = btf__name_by_offset(btf, btf_enum(r)[i].name_off);
-			v = btf_kflag(r) ? btf_enum(r)[i].val : (long long)(__u32)btf_enum(r)[i].val;
-		} else {
-			name = btf__name_by_offset(btf, btf_enum64(r)[i].name_off);
-			v = btf_enum64_value(&btf_enum64(r)[i]);
-		}
-		if (asprintf(&more, "%s%s%s=%lld", buf ?: "", buf ? "," : "", name, v) < 0) {
-			free(buf);
-			return NULL;
-		}
-		free(buf);
-		buf = more;
-	}
-	return buf ?: strdup("");
-}
-
-/*
- * The parameters of proto from first on, as the program reads them. Aggregates passed by
- * value never reach here (fexit_obstacle); a tracepoint's struct pointer is a pointer.
- */
-/*
- * Whether a fexit or tp_btf program may load argument type_id from its context: the
- * verifier takes scalars, and pointers to void, integers, structs and unions only ("arg1
- * type FUNC_PROTO is not a struct"). A raw tracepoint's context is plain u64s.
- */
-static bool ctx_readable(const struct btf *btf, __u32 type_id)
-{
-	const struct btf_type *r = btf__type_by_id(btf, type_id);
-
-	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
-		r = btf__type_by_id(btf, r->type);
-	if (!r || !btf_is_ptr(r) || !r->type)
-		return true;
-	r = btf__type_by_id(btf, r->type);
-	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
-		r = btf__type_by_id(btf, r->type);
-	return r && (btf_is_int(r) || btf_is_struct(r) || btf_is_union(r));
-}
-
-static bool is_aggregate(const struct btf *btf, __u32 type_id)
-{
-	const struct btf_type *r = btf__type_by_id(btf, type_id);
-
-	while (r && (btf_is_typedef(r) || btf_is_mod(r) || btf_is_type_tag(r)))
-		r = btf__type_by_id(btf, r->type);
-	return r && (btf_is_struct(r) || btf_is_union(r));
-}
-
-static int type_args(const struct btf *btf, const struct btf_type *proto, int first,
-		     struct attach_target *t)
-{
-	const struct btf_param *p = btf_params(proto);
-	int i, n = btf_vlen(proto);
-
-	for (i = first; i < n && t->nr_args < LBRSNAP_MAX_ARGS; i++) {
-		struct attach_arg *a = &t->args[t->nr_args];
-
-		/* a varargs prototype ends in a void parameter */
-		if (!p[i].type)
-			break;
-		a->kind = type_value(btf, p[i].type, true, &a->size);
-		/*
-		 * a kprobe reads registers: an aggregate passed by value takes a register or
-		 * two, or the stack, so the arguments from it on are not where they would be
-		 */
-		if (t->kind == LBRSNAP_KIND_KPROBE && !a->kind && is_aggregate(btf, p[i].type)) {
-			a->kind = 0;
-			break;
-		}
-		/* not captured: the program never loads it (a function pointer, a char **) */
-		if ((t->kind == LBRSNAP_KIND_FEXIT || t->kind == LBRSNAP_KIND_TP_BTF) &&
-		    !ctx_readable(btf, p[i].type))
-			a->kind = LBRSNAP_RET_NONE;
-		a->name = strdup(btf__name_by_offset(btf, p[i].name_off) ?: "");
-		a->type = type_name(btf, p[i].type);
-		a->enums = enum_names(btf, p[i].type);
-		t->nr_args++;
-		if (!a->name || !a->type || !a->enums)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * The prototype of tracepoint name, with the parameter names of its TP_PROTO where the
- * kernel's __bpf_trace_<name> (the function its BPF programs run behind) is in BTF;
- * btf_trace_<name>, a pointer to an unnamed prototype, otherwise.
- */
-static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
-{
-	const struct btf_type *t;
-	char tname[256];
-	int id;
-
-	snprintf(tname, sizeof(tname), "__bpf_trace_%s", name);
-	id = btf__find_by_name_kind(btf, tname, BTF_KIND_FUNC);
-	if (id > 0) {
-		t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
-		if (t && btf_is_func_proto(t))
-			return t;
-	}
-	snprintf(tname, sizeof(tname), BTF_TRACE_PREFIX "%s", name);
-	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
-	if (id < 0)
-		return NULL;
-	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
-	if (!t || !btf_is_ptr(t))
-		return NULL;
-	t = btf__type_by_id(btf, t->type);
-	return t && btf_is_func_proto(t) ? t : NULL;
+		t->ret_type = btf_types__name(btf, type_id);
 }
 
 /* Appends a target named kind:name; *out is NULL when the set has it already. */
@@ -497,7 +266,7 @@ static int target_new(struct attach_set *set, enum lbrsnap_kind kind, const char
 	set->v = nv;
 	t = &set->v[set->nr];
 	memset(t, 0, sizeof(*t));
-	if (asprintf(&t->spec, "%s:%s", kind_names[kind], name) < 0) {
+	if (asprintf(&t->spec, "%s:%s", lbr_kind__name(kind), name) < 0) {
 		t->spec = NULL;
 		return -ENOMEM;
 	}
@@ -584,7 +353,7 @@ static int type_user_func(struct attach_target *t, bool with_args)
 	ret = dwarf_types__func(t->upath, t->ufunc, &f);
 	if (ret == -ENOMEM)
 		return ret;
-	if (t->kind == LBRSNAP_KIND_URETPROBE) {
+	if (lbr_kind__is_return(t->kind)) {
 		t->has_ret = ret || f.has_ret;
 		t->ret_kind = ret ? LBRSNAP_RET_UNSIGNED : f.ret.kind;
 		t->ret_size = ret ? 8 : f.ret.size;
@@ -594,7 +363,7 @@ static int type_user_func(struct attach_target *t, bool with_args)
 				ret = -ENOMEM;
 		}
 	}
-	for (i = 0; !ret && with_args && t->kind == LBRSNAP_KIND_UPROBE && !t->uoff &&
+	for (i = 0; !ret && with_args && lbr_kind__is(t->kind, LBR_KIND_ARGS) && !t->uoff &&
 	     i < f.nr_args; i++) {
 		t->args[i] = (struct attach_arg) {
 			.name = f.args[i].name, .type = f.args[i].type, .enums = f.args[i].enums,
@@ -642,13 +411,14 @@ static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const
 	struct attach_target *t = NULL;
 	struct uprobe_spec u;
 	struct usdt_probe p;
+	bool sdt = lbr_kind__is(kind, LBR_KIND_SDT);
 	char msg[384], *canon = NULL;
 	size_t i;
 	int ret;
 
-	ret = uprobe_spec__parse(text, kind == LBRSNAP_KIND_USDT, kind == LBRSNAP_KIND_URETPROBE,
+	ret = uprobe_spec__parse(text, sdt, lbr_kind__is_return(kind),
 				 &u, msg, sizeof(msg));
-	if (!ret && kind == LBRSNAP_KIND_USDT)
+	if (!ret && sdt)
 		ret = usdt_notes__find(u.path, u.provider, u.name, &p, msg, sizeof(msg));
 	if (ret) {
 		uprobe_spec__free(&u);
@@ -658,7 +428,7 @@ static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const
 		snprintf(err, err_len, "bad event '%s': %s", spec, msg);
 		return -EBADMSG;
 	}
-	if (kind == LBRSNAP_KIND_USDT)
+	if (sdt)
 		ret = asprintf(&canon, "%s:%s:%s", u.path, u.provider, u.name);
 	else if (u.off)
 		ret = asprintf(&canon, "%s:%s+%#llx", u.path, u.func, (unsigned long long)u.off);
@@ -667,7 +437,7 @@ static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const
 	ret = ret < 0 ? -ENOMEM : 0;
 	for (i = 0; !ret && i < set->nr; i++) {
 		if (set->v[i].kind == kind && set->v[i].upath &&
-		    !strcmp(set->v[i].spec + strlen(kind_names[kind]) + 1, canon))
+		    !strcmp(set->v[i].spec + strlen(lbr_kind__name(kind)) + 1, canon))
 			goto cleanup;	/* named twice: attach once */
 	}
 	if (!ret)
@@ -675,7 +445,7 @@ static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const
 	if (ret || !t)
 		goto cleanup;
 	free(t->name);
-	if (kind == LBRSNAP_KIND_USDT)
+	if (sdt)
 		ret = asprintf(&t->name, "%s:%s", u.provider, u.name) < 0 ? -ENOMEM : 0;
 	else
 		t->name = strdup(u.func);
@@ -690,7 +460,7 @@ static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const
 	t->usdt_provider = u.provider;
 	t->usdt_name = u.name;
 	memset(&u, 0, sizeof(u));
-	if (kind == LBRSNAP_KIND_USDT)
+	if (sdt)
 		ret = type_usdt(t, &p, with_args);
 	else
 		ret = type_user_func(t, with_args);
@@ -703,6 +473,7 @@ cleanup:
 static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char *name,
 		      const struct btf *btf, const struct btf_type *func, bool with_args)
 {
+	enum btf_args_from from = attach_kind__get(kind)->args_from;
 	struct attach_target *t;
 	size_t i;
 	int ret;
@@ -715,10 +486,10 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 
 		/* a kretprobe sees the return value only, a kprobe the arguments only */
 		if (proto && btf_is_func_proto(proto)) {
-			if (proto->type && kind != LBRSNAP_KIND_KPROBE)
+			if (proto->type && lbr_kind__is_return(kind))
 				type_return(btf, proto->type, t);
-			if (with_args && kind != LBRSNAP_KIND_KRETPROBE &&
-			    type_args(btf, proto, 0, t))
+			if (with_args && lbr_kind__is(kind, LBR_KIND_ARGS) &&
+			    btf_types__args(btf, proto, 0, from, t->args, &t->nr_args))
 				return -ENOMEM;
 		}
 	} else if (!strcmp(name, "sys_exit") || !strcmp(name, "sys_enter")) {
@@ -737,10 +508,10 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 				return -ENOMEM;
 		}
 	} else if (with_args) {
-		const struct btf_type *proto = tp_proto(btf, name);
+		const struct btf_type *proto = btf_types__tp_proto(btf, name);
 
 		/* the first parameter is the tracepoint's void *__data, not in the context */
-		if (proto && type_args(btf, proto, 1, t))
+		if (proto && btf_types__args(btf, proto, 1, from, t->args, &t->nr_args))
 			return -ENOMEM;
 	}
 	t->has_ret = t->ret_kind != LBRSNAP_RET_NONE;
@@ -825,7 +596,7 @@ static int name_list__error(const struct name_list *l, enum lbrsnap_kind kind, c
 				snprintf(err, err_len, "cannot attach %s: %s", spec, l->why[i]);
 			else
 				snprintf(err, err_len, "cannot attach %s:%s (in '%s'): %s",
-					 kind_names[kind], l->plain[i], spec, l->why[i]);
+					 lbr_kind__name(kind), l->plain[i], spec, l->why[i]);
 			return -EOPNOTSUPP;
 		}
 		if (!l->seen[i]) {
@@ -863,16 +634,15 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 	int ret;
 
 	if (attach_spec__parse(spec, &kind, &pattern)) {
-		snprintf(err, err_len, "bad event '%s': expected fexit:FUNC, kprobe:FUNC, "
-			 "kretprobe:FUNC, raw_tp:NAME, tp_btf:NAME, mem:ADDR, "
-			 "uprobe:PATH:FUNC[+OFF], uretprobe:PATH:FUNC or usdt:PATH:PROVIDER:NAME",
-			 spec);
+		char forms[256];
+
+		attach_kinds__forms(forms, sizeof(forms));
+		snprintf(err, err_len, "bad event '%s': expected %s", spec, forms);
 		return -EINVAL;
 	}
-	if (kind == LBRSNAP_KIND_MEM)
+	if (lbr_kind__is(kind, LBR_KIND_WATCH))
 		return add_mem_target(set, pattern, kt, with_args, err, err_len);
-	if (kind == LBRSNAP_KIND_UPROBE || kind == LBRSNAP_KIND_URETPROBE ||
-	    kind == LBRSNAP_KIND_USDT)
+	if (lbr_kind__is_user(kind))
 		return add_user_target(set, kind, spec, pattern, with_args, err, err_len);
 	ret = name_list__parse(&l, pattern);
 	if (ret == -EINVAL)
@@ -902,7 +672,7 @@ static int expand_one(struct attach_set *set, const char *spec, const struct btf
 			l.seen[m - 1] = true;
 			plain_left--;
 		}
-		if (kind == LBRSNAP_KIND_FEXIT)
+		if (attach_kind__is(kind, ATTACH_KIND_TRAMPOLINE))
 			obstacle = fexit_obstacle(btf, t, ks, traceable);
 		else if (is_func_kind(kind))
 			obstacle = trace_obstacle(name, ks, traceable);
@@ -937,9 +707,13 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 
 	memset(set, 0, sizeof(*set));
 	for (i = 0; i < nr_specs; i++) {
-		any_func |= !strncmp(specs[i], "fexit:", 6) || !strncmp(specs[i], "kprobe:", 7) ||
-			     !strncmp(specs[i], "kretprobe:", 10);
-		any_mem |= !strncmp(specs[i], "mem:", 4);
+		enum lbrsnap_kind kind;
+		const char *name;
+
+		if (attach_spec__parse(specs[i], &kind, &name))
+			continue;
+		any_func |= is_func_kind(kind);
+		any_mem |= lbr_kind__is(kind, LBR_KIND_WATCH);
 	}
 	if (any_func)
 		load_traceable(&traceable);

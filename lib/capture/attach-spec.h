@@ -4,7 +4,8 @@
  * "tp_btf:NAME", globs allowed in the name. Names are resolved against the running kernel's
  * BTF: functions are BTF FUNCs (fexit types their arguments and return values, a kprobe the
  * arguments, a kretprobe the return value; each function a glob matches is a target), raw
- * tracepoints are the "btf_trace_<name>" typedefs every tracepoint has. Hardware
+ * tracepoints are the "btf_trace_<name>" typedefs every tracepoint has (types from
+ * btf-types.h; what each kind is and how it attaches, attach-kind.h). Hardware
  * watchpoints, "mem:...", are resolved by mem-spec.h; user functions and USDT probes,
  * "uprobe:", "uretprobe:" and "usdt:", by uprobe-spec.h against the file's ELF and DWARF.
  */
@@ -67,8 +68,10 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 		       const struct btf *btf, bool with_args, char *err, size_t err_len);
 void attach_set__free(struct attach_set *set);
 
-/* Parses "kind:name"; returns 0, or -EINVAL for an unknown kind or an empty name. */
+/*
+ * Parses "kind:name" (kinds in lbrfile/lbr-kind.h); returns 0, or -EINVAL for an unknown
+ * kind or an empty name.
+ */
 int attach_spec__parse(const char *spec, enum lbrsnap_kind *kind, const char **name);
-const char *lbrsnap_kind__name(enum lbrsnap_kind kind);
 
 #endif /* LBRSNAP_ATTACH_SPEC_H */

@@ -32,6 +32,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "arg-filter.h"
+#include "attach-kind.h"
 #include "attach-spec.h"
 #include "capture-engine.h"
 #include "kprobe-multi.h"
@@ -39,6 +40,7 @@
 #include "lbr-enable.h"
 #include "lbrfile.h"
 #include "mem-watch.h"
+#include "print.h"
 #include "proc-maps.h"
 #include "syscall-table.h"
 #include "capture.skel.h"
@@ -107,18 +109,6 @@ struct capture {
 	__u64 max_reserve;		/* --max-size: bytes kept for the closing sections */
 };
 
-static const char *const prog_kind[] = {
-	[LBRSNAP_KIND_FEXIT] = "fexit",
-	[LBRSNAP_KIND_RAW_TP] = "rawtp",
-	[LBRSNAP_KIND_TP_BTF] = "tpbtf",
-	[LBRSNAP_KIND_MEM] = "mem",
-	[LBRSNAP_KIND_UPROBE] = "uprobe",
-	[LBRSNAP_KIND_URETPROBE] = "uretprobe",
-	[LBRSNAP_KIND_USDT] = "usdt",
-	[LBRSNAP_KIND_KPROBE] = "kprobe",
-	[LBRSNAP_KIND_KRETPROBE] = "kretprobe",
-};
-
 static int verbosity;
 static char failed_prog[64];	/* program named in libbpf's "load failed" warning */
 static char verifier_why[256];	/* the verifier's verdict: last line of its log */
@@ -156,8 +146,17 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		if (strstr(msg, "-- BEGIN PROG LOAD LOG --"))
 			keep_verifier_why(msg);
 	}
-	if (verbosity >= 2 || (verbosity >= 1 && level == LIBBPF_WARN))
-		return vfprintf(stderr, fmt, args);
+	if (verbosity >= 2 || (verbosity >= 1 && level == LIBBPF_WARN)) {
+		/* whole, not msg: a verifier log is longer */
+		char *text;
+		int n = vasprintf(&text, fmt, args);
+
+		if (n < 0)
+			return n;
+		pr_warn("%s", text);
+		free(text);
+		return n;
+	}
 	return 0;
 }
 
@@ -298,7 +297,7 @@ static void set_args_rodata(struct capture *c, struct capture_bpf *skel, struct 
 	}
 	skel->rodata->ap_args_size[s->idx] = s->args_size;
 	/* a kprobe-multi program types each function's arguments from funcs */
-	if (kprobe_multi__is_multi(t->kind))
+	if (attach_kind__is_multi(t->kind))
 		return;
 	for (i = 0; i < t->nr_args; i++) {
 		skel->rodata->ap_arg_kind[s->idx][i] = t->args[i].kind;
@@ -307,37 +306,6 @@ static void set_args_rodata(struct capture *c, struct capture_bpf *skel, struct 
 	}
 	skel->rodata->ap_nargs[s->idx] = t->nr_args;
 	skel->rodata->ap_nstrs[s->idx] = nstrs;
-}
-
-/* Where a user attach point's program finds its return value and arguments */
-static __u32 user_ap_flags(const struct attach_target *t)
-{
-	if (t->kind == LBRSNAP_KIND_UPROBE && t->nr_args)
-		return LBRSNAP_AP_UREGS;
-	if (t->kind == LBRSNAP_KIND_URETPROBE && t->has_ret)
-		return LBRSNAP_AP_RET_UREGS;
-	if (t->kind == LBRSNAP_KIND_USDT)
-		return LBRSNAP_AP_USDT;
-	return 0;
-}
-
-/*
- * A user attach point through libbpf: a function by name (libbpf finds it in the same
- * symbol tables attach-spec.c checked), a USDT probe at each of its sites. With -p the
- * kernel probes that process alone; otherwise every process mapping the file, and the
- * program's pid and follow filters pick the ones wanted.
- */
-static struct bpf_link *attach_user(const struct capture *c, struct bpf_program *prog,
-				    const struct attach_target *t)
-{
-	LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = t->ufunc,
-		    .retprobe = t->kind == LBRSNAP_KIND_URETPROBE);
-	pid_t pid = c->opts.pid ? (pid_t)c->opts.pid : -1;
-
-	if (t->kind == LBRSNAP_KIND_USDT)
-		return bpf_program__attach_usdt(prog, pid, t->upath, t->usdt_provider,
-						t->usdt_name, NULL);
-	return bpf_program__attach_uprobe_opts(prog, pid, t->upath, t->uoff, &uo);
 }
 
 static void set_rodata(struct capture *c, struct capture_bpf *skel)
@@ -376,7 +344,7 @@ static bool joins_previous(const struct capture *c, size_t i)
 {
 	const struct attach_target *t = &c->set.v[i];
 
-	return i > 0 && kprobe_multi__is_multi(t->kind) && c->set.v[i - 1].kind == t->kind &&
+	return i > 0 && attach_kind__is_multi(t->kind) && c->set.v[i - 1].kind == t->kind &&
 	       c->set.v[i - 1].spec_idx == t->spec_idx &&
 	       c->aps[i - 1].func + 1 < LBRSNAP_MAX_FUNCS;
 }
@@ -405,7 +373,7 @@ static void place_attach_points(struct capture *c)
 			continue;
 		}
 		if (in_obj == per_obj || nth[kind] == PROGS ||
-		    (kprobe_multi__is_multi(kind) && funcs == LBRSNAP_MAX_FUNCS)) {
+		    (attach_kind__is_multi(kind) && funcs == LBRSNAP_MAX_FUNCS)) {
 			obj++;
 			in_obj = 0;
 			funcs = 0;
@@ -416,7 +384,7 @@ static void place_attach_points(struct capture *c)
 		s->slot_base = in_obj++ * c->slots;
 		s->leader = i;
 		s->func = funcs;
-		funcs += kprobe_multi__is_multi(kind);
+		funcs += attach_kind__is_multi(kind);
 	}
 	c->nr_objs = obj + 1;
 }
@@ -428,7 +396,7 @@ static __u32 object_funcs(const struct capture *c, size_t obj)
 	size_t i;
 
 	for (i = 0; i < c->set.nr; i++)
-		n += c->aps[i].obj == obj && kprobe_multi__is_multi(c->set.v[i].kind);
+		n += c->aps[i].obj == obj && attach_kind__is_multi(c->set.v[i].kind);
 	return n;
 }
 
@@ -443,7 +411,7 @@ static int set_funcs(struct capture *c, char *err, size_t err_len)
 		const struct attach_target *t = &c->set.v[i];
 		struct ap_slot *s = &c->aps[i];
 
-		if (!kprobe_multi__is_multi(t->kind))
+		if (!attach_kind__is_multi(t->kind))
 			continue;
 		nstrs = args_layout(c, s, t);
 		kprobe_multi__func(t, i, s->args_size, nstrs, &fi);
@@ -498,6 +466,7 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 	}
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
+		const struct attach_kind *k = attach_kind__get(t->kind);
 		struct ap_slot *s = &c->aps[i];
 		struct capture_bpf *skel = c->objs[s->obj];
 		char name[64];
@@ -505,58 +474,52 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 		if (s->leader != i)
 			continue;
 
-		snprintf(name, sizeof(name), "lbrsnap_%s_%u", prog_kind[t->kind], s->idx % PROGS);
+		snprintf(name, sizeof(name), "lbrsnap_%s_%u", k->prog, s->idx % PROGS);
 		s->prog = bpf_object__find_program_by_name(skel->obj, name);
 		if (!s->prog)
 			return -ENOENT;
 		bpf_program__set_autoload(s->prog, true);
-		if (kprobe_multi__is_multi(t->kind))
-			kprobe_multi__prepare(s->prog, c->kprobe_single);
 		skel->rodata->ap_id[s->idx] = i;
 		skel->rodata->ap_slot_base[s->idx] = s->slot_base;
 		skel->rodata->ap_ret_kind[s->idx] = t->ret_kind;
 		skel->rodata->ap_ret_shift[s->idx] = t->ret_kind ? 64 - 8 * t->ret_size : 0;
-		skel->rodata->ap_flags[s->idx] =
-			(t->kind == LBRSNAP_KIND_FEXIT && t->has_ret ? LBRSNAP_AP_RET_FEXIT : 0) |
+		skel->rodata->ap_flags[s->idx] = attach_kind__ap_flags(t) |
 			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0) |
-			(t->kind == LBRSNAP_KIND_MEM ? LBRSNAP_AP_MEM : 0) |
-			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0) | user_ap_flags(t) |
-			(kprobe_multi__is_multi(t->kind) ? LBRSNAP_AP_MULTI : 0) |
-			(t->kind == LBRSNAP_KIND_KRETPROBE ? LBRSNAP_AP_RET_REGS : 0);
+			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0);
 		skel->rodata->ap_mem_addr[s->idx] = t->mem_addr;
 		skel->rodata->ap_mem_len[s->idx] = t->nr_args > 2 ? t->mem_len : 0;
 		set_args_rodata(c, skel, s, t);
-		if (t->kind == LBRSNAP_KIND_FEXIT || t->kind == LBRSNAP_KIND_TP_BTF) {
-			ret = bpf_program__set_attach_target(s->prog, 0, t->name);
-			if (ret) {
-				snprintf(err, err_len, "cannot target %s: %s", t->spec,
-					 strerror(-ret));
-				return ret;
-			}
-		}
+		ret = k->prepare ? k->prepare(s->prog, t, c->kprobe_single, err, err_len) : 0;
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
 static void explain_load_error(struct capture *c, size_t obj, int ret, char *err, size_t len)
 {
-	const char *what = "BPF programs", *spec = NULL;
+	const char *spec = NULL, *refused = NULL;
+	char what[64] = "BPF programs";
 	size_t i;
 
 	for (i = 0; i < c->set.nr; i++) {
+		const struct attach_kind *k = attach_kind__get(c->set.v[i].kind);
+
 		if (c->aps[i].obj == obj && failed_prog[0] && c->aps[i].prog &&
 		    !strcmp(bpf_program__name(c->aps[i].prog), failed_prog))
 			spec = c->set.v[i].spec;
-		if (c->aps[i].obj == obj && c->set.v[i].kind == LBRSNAP_KIND_FEXIT)
-			what = "fexit programs";
+		/* the kind root may be refused, which is then the likely cause */
+		if (c->aps[i].obj == obj && k->load_refused) {
+			refused = k->load_refused;
+			snprintf(what, sizeof(what), "%s programs", lbr_kind__name(k->kind));
+		}
 	}
 	if ((ret == -EPERM || ret == -EACCES) && geteuid() != 0)
 		snprintf(err, len, "loading %s failed (%s): needs CAP_BPF and CAP_PERFMON, or root",
 			 what, strerror(-ret));
-	else if (ret == -EPERM && !strcmp(what, "fexit programs"))
-		snprintf(err, len, "loading fexit programs failed: %s, although running as root; "
-			 "this kernel refuses fentry/fexit (kernel lockdown or a locked function "
-			 "tracer); raw_tp and tp_btf may still work", strerror(-ret));
+	else if (ret == -EPERM && refused)
+		snprintf(err, len, "loading %s failed: %s, although running as root; %s", what,
+			 strerror(-ret), refused);
 	else if (spec)
 		snprintf(err, len, "cannot load the program for %s: %s%s%s", spec, strerror(-ret),
 			 verifier_why[0] ? ": " : "", verifier_why);
@@ -589,13 +552,10 @@ static void say_loading(struct capture *c, bool start)
 	if (start ? c->set.nr < LOADING_SAY_NR :
 	    c->set.nr < LOADING_SLOW_NR || mono_ns() - c->open_ns < LOADING_SAY_NS)
 		return;
-	fprintf(stderr, "%s: loading %zu attach point%s\n", c->opts.who, c->set.nr,
+	pr_warn("%s: loading %zu attach point%s\n", c->opts.who, c->set.nr,
 		c->set.nr == 1 ? "" : "s");
 	c->said_loading = true;
 }
-
-/* The perf event type that uprobes (and so uretprobes and USDT probes) need */
-#define UPROBE_PMU "/sys/bus/event_source/devices/uprobe"
 
 static int load_and_attach(struct capture *c, char *err, size_t err_len)
 {
@@ -626,62 +586,32 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	for (i = 0; i < c->set.nr; i++) {
 		struct ap_slot *s = &c->aps[i];
 		const struct attach_target *t = &c->set.v[i];
-		struct bpf_link **links;
-		size_t nr = 1, k;
+		struct attach_req req = {
+			.prog = s->prog, .t = t, .nr = 1, .first_func = s->func,
+			.kprobe_single = c->kprobe_single, .pid = c->opts.pid, .tid = c->opts.tid,
+			.watch = &s->watch, .refused = &c->kprobe_refused,
+			/* the spec as typed: a glob's error names the glob */
+			.spec = c->opts.events && t->spec_idx < c->opts.nr_events ?
+				c->opts.events[t->spec_idx] : t->spec,
+		};
+		size_t k;
 
 		say_loading(c, false);
-		if (kprobe_multi__is_multi(t->kind)) {
-			if (s->leader != i)
-				continue;
-			while (i + nr < c->set.nr && c->aps[i + nr].leader == i)
-				nr++;
-			links = calloc(nr, sizeof(*links));
-			if (!links)
-				return -ENOMEM;
-			ret = kprobe_multi__attach(s->prog, c->opts.events && t->spec_idx <
-						   c->opts.nr_events ? c->opts.events[t->spec_idx] :
-						   t->spec, t, nr, s->func, c->kprobe_single, links,
-						   &c->kprobe_refused, err, err_len);
-			/* each function's link (one kprobe each), or the multi link, is its own */
-			for (k = 0; k < nr; k++)
-				c->aps[i + k].link = links[k];
-			free(links);
-			if (ret)
-				return ret;
+		/* the functions of a kprobe glob share their first one's program and link */
+		if (s->leader != i)
 			continue;
-		}
-
-		if (t->kind == LBRSNAP_KIND_MEM) {
-			/* user addresses: in -p/-t now, in the command by capture__watch() */
-			if (!t->mem_user)
-				ret = mem_watch__attach_cpus(&s->watch, s->prog, t, err, err_len);
-			else if (c->opts.pid || c->opts.tid)
-				ret = mem_watch__attach_task(&s->watch, s->prog, t, c->opts.pid,
-							     c->opts.tid, false, err, err_len);
-			else
-				ret = 0;
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (t->kind == LBRSNAP_KIND_RAW_TP)
-			s->link = bpf_program__attach_raw_tracepoint(s->prog, t->name);
-		else if (t->upath)
-			s->link = attach_user(c, s->prog, t);
-		else
-			s->link = bpf_program__attach(s->prog);
-		if (!s->link) {
-			ret = -errno;
-			/* libbpf's "failed to determine uprobe perf type" says less */
-			if (t->upath && access(UPROBE_PMU, F_OK))
-				snprintf(err, err_len, "cannot attach %s: this kernel has no "
-					 "uprobes (no %s: CONFIG_UPROBE_EVENTS)", t->spec,
-					 UPROBE_PMU);
-			else
-				snprintf(err, err_len, "cannot attach %s: %s", t->spec,
-					 strerror(-ret));
+		while (i + req.nr < c->set.nr && c->aps[i + req.nr].leader == i)
+			req.nr++;
+		req.links = calloc(req.nr, sizeof(*req.links));
+		if (!req.links)
+			return -ENOMEM;
+		ret = attach_kind__get(t->kind)->attach(&req, err, err_len);
+		/* each function's link (one kprobe each), or the multi link, is its own */
+		for (k = 0; k < req.nr; k++)
+			c->aps[i + k].link = req.links[k];
+		free(req.links);
+		if (ret)
 			return ret;
-		}
 	}
 	if (c->opts.follow) {
 		c->follow_link = bpf_program__attach(c->objs[0]->progs.lbrsnap_follow_fork);
@@ -744,7 +674,7 @@ static int same_filter(const struct capture *c, size_t i, const char *expr, char
 	const struct attach_target *t = &c->set.v[i], *prev = &c->set.v[i - 1];
 	const struct arg_filter_prog *a, *b;
 
-	if (!i || !kprobe_multi__is_multi(t->kind) || prev->kind != t->kind ||
+	if (!i || !attach_kind__is_multi(t->kind) || prev->kind != t->kind ||
 	    prev->spec_idx != t->spec_idx)
 		return 0;
 	a = c->aps[i - 1].filter;
@@ -822,7 +752,7 @@ static int check_watchpoints(struct capture *c, char *err, size_t err_len)
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
 
-		if (t->kind != LBRSNAP_KIND_MEM)
+		if (!lbr_kind__is(t->kind, LBR_KIND_WATCH))
 			continue;
 		if (++nr > MEM_WATCH_MAX) {
 			snprintf(err, err_len, "%s: more than %d watchpoints; x86 has %d hardware "
@@ -844,8 +774,7 @@ static bool has_user_probe(const struct attach_set *set)
 	size_t i;
 
 	for (i = 0; i < set->nr; i++) {
-		if (set->v[i].kind == LBRSNAP_KIND_UPROBE || set->v[i].kind == LBRSNAP_KIND_URETPROBE ||
-		    set->v[i].kind == LBRSNAP_KIND_USDT)
+		if (lbr_kind__is_user(set->v[i].kind))
 			return true;
 	}
 	return false;
@@ -1027,7 +956,7 @@ int capture__watch(struct capture *c, pid_t pid, char *err, size_t err_len)
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
 
-		if (t->kind != LBRSNAP_KIND_MEM || !t->mem_user || c->aps[i].watch.nr)
+		if (!lbr_kind__is(t->kind, LBR_KIND_WATCH) || !t->mem_user || c->aps[i].watch.nr)
 			continue;
 		ret = mem_watch__attach_task(&c->aps[i].watch, c->aps[i].prog, t, pid, 0, true,
 					     err, err_len);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "attach-kind.h"
 #include "attach-spec.h"
 #include "kprobe-multi.h"
 
@@ -21,7 +22,8 @@ bool kprobe_multi__single(const struct btf *btf)
 	       btf__find_by_name_kind(btf, "register_kprobe", BTF_KIND_FUNC) >= 0;
 }
 
-void kprobe_multi__prepare(struct bpf_program *prog, bool single)
+int kprobe_multi__prepare(struct bpf_program *prog, const struct attach_target *t,
+			  bool single, char *err, size_t err_len)
 {
 	/*
 	 * Loaded as a plain kprobe program, it attaches to one function per perf link; the
@@ -29,11 +31,7 @@ void kprobe_multi__prepare(struct bpf_program *prog, bool single)
 	 */
 	if (single)
 		bpf_program__set_expected_attach_type(prog, 0);
-}
-
-bool kprobe_multi__is_multi(unsigned int kind)
-{
-	return kind == LBRSNAP_KIND_KPROBE || kind == LBRSNAP_KIND_KRETPROBE;
+	return 0;
 }
 
 void kprobe_multi__func(const struct attach_target *t, __u32 ap, __u32 args_size, __u32 nstrs,
@@ -80,7 +78,7 @@ static int attach_single(struct bpf_program *prog, const char *spec,
 
 	for (i = 0; i < nr; i++) {
 		LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = first_func + i,
-			    .retprobe = t[i].kind == LBRSNAP_KIND_KRETPROBE);
+			    .retprobe = lbr_kind__is_return(t[i].kind));
 
 		links[i] = bpf_program__attach_kprobe_opts(prog, t[i].name, &opts);
 		if (!links[i] && glob) {
@@ -93,7 +91,7 @@ static int attach_single(struct bpf_program *prog, const char *spec,
 			ret = -errno;
 			snprintf(err, err_len, "cannot attach %s: %s at %s (one kprobe per "
 				 "function, this kernel having no kprobe-multi links): %s", spec,
-				 t[i].kind == LBRSNAP_KIND_KRETPROBE ? "kretprobe" : "kprobe",
+				 lbr_kind__name(t[i].kind),
 				 t[i].name, strerror(-ret));
 			return ret;
 		}
@@ -101,10 +99,10 @@ static int attach_single(struct bpf_program *prog, const char *spec,
 	return 0;
 }
 
-int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
-			 const struct attach_target *t, size_t nr, __u32 first_func, bool single,
-			 struct bpf_link **links, struct kprobe_refused *refused,
-			 char *err, size_t err_len)
+static int attach_multi(struct bpf_program *prog, const char *spec,
+			const struct attach_target *t, size_t nr, __u32 first_func, bool single,
+			struct bpf_link **links, struct kprobe_refused *refused,
+			char *err, size_t err_len)
 {
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
 	const char **syms = NULL;
@@ -129,7 +127,7 @@ int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
 	opts.syms = syms;
 	opts.cookies = cookies;
 	opts.cnt = nr;
-	opts.retprobe = t[0].kind == LBRSNAP_KIND_KRETPROBE;
+	opts.retprobe = lbr_kind__is_return(t[0].kind);
 	links[0] = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 	if (links[0])
 		goto cleanup;
@@ -147,4 +145,10 @@ cleanup:
 	free(syms);
 	free(cookies);
 	return ret;
+}
+
+int kprobe_multi__attach(const struct attach_req *req, char *err, size_t err_len)
+{
+	return attach_multi(req->prog, req->spec, req->t, req->nr, req->first_func,
+			    req->kprobe_single, req->links, req->refused, err, err_len);
 }

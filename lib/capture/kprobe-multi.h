@@ -29,12 +29,6 @@ struct kprobe_refused {
 	char example[128];	/* "name: why" */
 };
 
-/* Before load: a program attached one function at a time is a plain kprobe program. */
-void kprobe_multi__prepare(struct bpf_program *prog, bool single);
-
-/* Whether targets of kind share one program per spec (kprobe, kretprobe). */
-bool kprobe_multi__is_multi(unsigned int kind);
-
 /*
  * The funcs entry of target t, attach point ap, whose records carry an argument block of
  * args_size bytes with nstrs string slots.
@@ -43,15 +37,14 @@ void kprobe_multi__func(const struct attach_target *t, __u32 ap, __u32 args_size
 			struct lbrsnap_func *fi);
 
 /*
- * Attaches prog to the nr functions of targets t[0..nr), the user's spec, giving t[i]
- * the cookie first_func + i: one kprobe-multi link in links[0], or with single one kprobe
- * link per function in links[i] (NULL for a function of a glob that kprobes refuse, counted
- * in refused). Returns 0, or a negative errno with a message in err; -EOPNOTSUPP when the
- * kernel has no kprobe-multi links at all.
+ * Before load: a program attached one function at a time is a plain kprobe program
+ * (attach-kind.h declares it, and kprobe_multi__attach, for the table's rows).
+ *
+ * kprobe_multi__attach() attaches req->prog to the req->nr functions of targets req->t,
+ * giving t[i] the cookie first_func + i: one kprobe-multi link in links[0], or with
+ * kprobe_single one kprobe link per function in links[i] (NULL for a function of a glob
+ * that kprobes refuse, counted in refused). Returns 0, or a negative errno with a message in
+ * err; -EOPNOTSUPP when the kernel has no kprobe-multi links at all.
  */
-int kprobe_multi__attach(struct bpf_program *prog, const char *spec,
-			 const struct attach_target *t, size_t nr, __u32 first_func, bool single,
-			 struct bpf_link **links, struct kprobe_refused *refused,
-			 char *err, size_t err_len);
 
 #endif /* LBRSNAP_KPROBE_MULTI_H */

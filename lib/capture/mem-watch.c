@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
+#include "attach-kind.h"
 #include "attach-spec.h"
 #include "mem-watch.h"
 
@@ -185,4 +186,17 @@ void mem_watch__detach(struct mem_watch *w)
 	free(w->links);
 	w->links = NULL;
 	w->nr = 0;
+}
+
+/* A kernel address now; a user one in -p/-t now, in the command by capture__watch() */
+int mem_watch__attach(const struct attach_req *req, char *err, size_t err_len)
+{
+	const struct attach_target *t = req->t;
+
+	if (!t->mem_user)
+		return mem_watch__attach_cpus(req->watch, req->prog, t, err, err_len);
+	if (req->pid || req->tid)
+		return mem_watch__attach_task(req->watch, req->prog, t, req->pid, req->tid, false,
+					      err, err_len);
+	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "attach-spec.h"
 #include "fuzz-file.h"
+#include "lbr-kind.h"
 #include "mem-spec.h"
 #include "usdt-notes.h"
 
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *name;
 
 	if (!attach_spec__parse(spec, &kind, &name)) {
-		lbrsnap_kind__name(kind);
+		lbr_kind__name(kind);
 		if (kind == LBRSNAP_KIND_MEM)
 			mem_spec__parse(name, kallsyms, strlen(kallsyms), &m, err, sizeof(err));
 		if (kind == LBRSNAP_KIND_USDT)
