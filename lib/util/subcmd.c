@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdio.h>
 #include <string.h>
+#include "print.h"
 #include "subcmd.h"
 #include "version.h"
 
@@ -21,7 +22,7 @@ int subcmd__run(const struct subcmd *cmds, const char *prog, const char *man, in
 
 	if (argc < 2) {
 		usage(stderr, cmds, prog, man);
-		return 129;
+		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout, cmds, prog, man);
@@ -37,6 +38,6 @@ int subcmd__run(const struct subcmd *cmds, const char *prog, const char *man, in
 		if (!strcmp(argv[1], c->name))
 			return c->func(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "%s: '%s' is not a command. See '%s --help'.\n", prog, argv[1], prog);
-	return 129;
+	pr_warn("%s: '%s' is not a command. See '%s --help'.\n", prog, argv[1], prog);
+	return 2;
 }
