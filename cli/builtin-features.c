@@ -1,32 +1,31 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* lbrsnap features: probe the running kernel's newer attach types, one line each. */
 #include <stdio.h>
-#include <string.h>
 #include "builtin-features.h"
 #include "kernel-features.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lbrsnap features\n"
-		"\n"
-		"    Load and attach a trivial program of each newer type and print one line per\n"
-		"    type: NAME yes|no (the step that worked or the kernel's refusal).\n"
-		"    -h, --help            this text; see lbrsnap(1)\n");
-}
+#include "parse-options.h"
 
 int cmd_features(int argc, char **argv)
 {
+	const struct opt_set sets[] = { { NULL } };
+	const struct opt_cmd cmd = {
+		.who = "lbrsnap features",
+		.usage = "usage: lbrsnap features",
+		.intro = "Loads and attaches a trivial program of each newer type and prints one "
+			 "line per type: NAME yes|no (the step that worked or the kernel's "
+			 "refusal).",
+		.outro = "See lbrsnap(1).",
+		.sets = sets,
+	};
 	char why[128];
-	int f;
+	int f, i;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "lbrsnap features: unexpected argument '%s'\n", argv[1]);
-		usage(stderr);
+	i = opt_rows__parse(&cmd, argc, argv);
+	if (i < 0)
+		return opt_rows__exit(i);
+	if (i < argc) {
+		fprintf(stderr, "lbrsnap features: unexpected argument '%s'\n", argv[i]);
+		opt_rows__usage(&cmd, stderr);
 		return 2;
 	}
 	for (f = 0; f < KFEAT__MAX; f++) {

@@ -8,40 +8,46 @@
 #include "perf-merge.h"
 #include "sig-defer.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lbrsnap inject -i RECORDED [--lbr CAPTURE] -o MERGED [--kallsyms FILE]\n"
-		"                      [--keep-all] [-f|--force]\n"
-		"\n"
-		"    -i, --input FILE      perf.data from `perf record -k mono ...`; - for a\n"
-		"                          pipe (perf record -k mono -o -)\n"
-		"        --lbr FILE        capture to merge in (default lbrsnap.data)\n"
-		"    -o, --output FILE     merged perf.data to write; - for a pipe-mode stream\n"
-		"                          on standard output (perf report -i -)\n"
-		"        --kallsyms FILE   where to save the capture's kallsyms for\n"
-		"                          `perf report --kallsyms` (default OUTPUT.kallsyms,\n"
-		"                          none for -o -)\n"
-		"        --no-kallsyms     do not save the kallsyms copy\n"
-		"        --keep-all        keep the tracing path's entries in callchains and\n"
-		"                          branch stacks (as lbrsnap report --keep-all)\n"
-		"    -f, --force           merge even a capture of another kernel release or\n"
-		"                          time range than the recording\n"
-		"    -h, --help            this text; see lbrsnap-inject(1)\n");
-}
+static const struct opt_row inject_rows[] = {
+	OPT_ROW_STRING('i', "input", "FILE", struct perf_cli, input,
+		       "perf.data from `perf record -k mono ...`; - for a pipe (perf record -k "
+		       "mono -o -)"),
+	OPT_ROW_STRING('L', "capture", "FILE", struct perf_cli, capture,
+		       "capture to merge in (default lbrsnap.data)"),
+	OPT_ROW_STRING('o', "output", "FILE", struct perf_cli, output,
+		       "merged perf.data to write; - for a pipe-mode stream on standard output "
+		       "(perf report -i -)"),
+	PERF_CLI_ROW_OUTPUT_EXTRAS,
+	OPT_ROW_BOOL('f', "force", struct perf_cli, force,
+		     "merge even a capture of another kernel release or time range than the "
+		     "recording"),
+	{ .type = OPT_STRING, .long_name = "lbr", .arg = OPT_ARG_REQUIRED, .argname = "FILE",
+	  .dest = offsetof(struct perf_cli, capture), .flags = OPT_HIDDEN,
+	  .deprecated = "--lbr FILE is now --capture FILE" },
+	OPT_ROW_END
+};
 
 int cmd_inject(int argc, char **argv)
 {
-	struct perf_cli cli = { .cmd = "inject", .with_lbr = true, .lbr = "lbrsnap.data" };
+	struct perf_cli cli = { .cmd = "inject", .capture = "lbrsnap.data" };
+	const struct opt_set sets[] = { { inject_rows, &cli }, { 0 } };
+	const struct opt_cmd cmd = {
+		.who = "lbrsnap inject",
+		.usage = "usage: lbrsnap inject -i RECORDED [--capture CAPTURE] -o MERGED "
+			 "[--kallsyms FILE]\n"
+			 "                      [--keep-all] [-f|--force]",
+		.outro = "See lbrsnap-inject(1).",
+		.sets = sets,
+	};
 	struct perf_merge_stats st;
 	sigset_t old;
 	int err;
 
-	err = perf_cli__parse(&cli, argc, argv, usage);
+	err = perf_cli__parse(&cli, argc, argv, &cmd);
 	if (err)
 		return err < 0 ? 0 : err;
 	sig_defer__begin(&old);
-	err = perf_merge_flags(cli.input, cli.lbr, cli.output, cli.kallsyms, cli.keep_all,
+	err = perf_merge_flags(cli.input, cli.capture, cli.output, cli.kallsyms, cli.keep_all,
 			       cli.force ? PERF_MERGE_FORCE : 0, &st);
 	if (err >= 0)
 		fprintf(stderr, "lbrsnap inject: wrote %s: %llu recorded samples, %llu lbr "

@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,26 +29,9 @@
 #include "workload.h"
 #include "lbr-stale.h"
 #include "out-file.h"
+#include "parse-options.h"
 #include "perf-merge.h"
 #include "record-session.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: lbrsnap perf record [-e SPEC]... [--perf-args ARGS] [-o FILE] [-- command [args]]\n"
-"\n"
-"Runs `perf record -k mono ARGS [-- command]` while capturing LBR snapshots (or kernel\n"
-"stacks) and writes one perf.data with both; see lbrsnap-perf(1).\n"
-"\n"
-"      --perf-args ARGS    arguments for perf record, shell-quoted (e.g. '-e sched:* -a')\n"
-"  -o, --output FILE       merged perf.data (default perf.data)\n"
-"  -a, --all-cpus          capture system-wide even with a command (default: perf record\n"
-"                          and its command, with their children)\n"
-"      --keep              keep the intermediate OUTPUT.rec and OUTPUT.lbrsnap.data\n"
-"      --perf PATH         perf binary (default: perf from PATH)\n"
-CAPTURE_OPTIONS_HELP
-"  -h, --help              this text\n");
-}
 
 /* The command, forked and held until perf has its events enabled on it (see above) */
 struct held_cmd {
@@ -242,57 +224,48 @@ struct record_args {
 	bool follow;			/* the capture follows the command and its children */
 };
 
-enum { OPT_PERF_ARGS = 256, OPT_KEEP, OPT_PERF };
+static const struct opt_row perf_record_rows[] = {
+	OPT_ROW_STRING(0, "perf-args", "ARGS", struct record_args, perf_args,
+		       "arguments for perf record, shell-quoted (e.g. '-e sched:* -a')"),
+	OPT_ROW_STRING('o', "output", "FILE", struct record_args, output,
+		       "merged perf.data (default perf.data)"),
+	OPT_ROW_BOOL('a', "all-cpus", struct record_args, all,
+		     "capture system-wide even with a command (default: perf record and its "
+		     "command, with their children)"),
+	OPT_ROW_BOOL(0, "keep", struct record_args, keep,
+		     "keep the intermediate OUTPUT.rec and OUTPUT.lbrsnap.data"),
+	OPT_ROW_STRING(0, "perf", "PATH", struct record_args, perf,
+		       "perf binary (default: perf from PATH)"),
+	OPT_ROW_END
+};
 
+/* Returns the index of the command (argc: none), or OPT_PARSE_HELP / OPT_PARSE_USAGE. */
 static int parse_args(int argc, char **argv, struct record_args *a)
 {
-	static const struct option opts[] = {
-		CAPTURE_LONG_OPTIONS,
-		{ "perf-args", required_argument, NULL, OPT_PERF_ARGS },
-		{ "output", required_argument, NULL, 'o' },
-		{ "keep", no_argument, NULL, OPT_KEEP },
-		{ "perf", required_argument, NULL, OPT_PERF },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
+	const struct opt_set sets[] = {
+		{ perf_record_rows, a },
+		{ capture_opts__rows, &a->opts },
 		{ 0 }
 	};
-	int c, ret;
+	const struct opt_cmd cmd = {
+		.who = "lbrsnap perf record",
+		.usage = "usage: lbrsnap perf record [-e SPEC]... [--perf-args ARGS] [-o FILE]\n"
+			 "                          [-- command [args]]",
+		.intro = "Runs `perf record -k mono ARGS [-- command]` while capturing LBR "
+			 "snapshots (or kernel stacks) and writes one perf.data with both; see "
+			 "lbrsnap-perf(1).",
+		.sets = sets,
+		.stop_at_nonopt = 1,
+	};
+	int i = opt_rows__parse(&cmd, argc, argv);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:ah" CAPTURE_SHORT_OPTIONS, opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PERF_ARGS:
-			a->perf_args = optarg;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'a':
-			a->all = true;
-			break;
-		case OPT_KEEP:
-			a->keep = true;
-			break;
-		case OPT_PERF:
-			a->perf = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			ret = capture_opts__parse(&a->opts, c, optarg, "lbrsnap perf record");
-			if (ret > 0)
-				break;
-			if (ret == 0)
-				usage(stderr);
-			return 129;
-		}
-	}
+	if (i < 0)
+		return i;
 	capture_opts__finish(&a->opts);
 
 	/* with a command, the capture follows it and its children as perf does */
-	a->follow = optind < argc && !a->all && !a->opts.pid;
-	return 0;
+	a->follow = i < argc && !a->all && !a->opts.pid;
+	return i;
 }
 
 int perf_record_main(int argc, char **argv)
@@ -306,11 +279,13 @@ int perf_record_main(int argc, char **argv)
 	char *rec = NULL, *cap = NULL, *ksyms = NULL, **pargv = NULL, *dir = NULL;
 	struct record_session_result res;
 	wordexp_t we = { 0 };
-	int ret, perf_rc;
+	int ret, perf_rc, cmd_at;
 
-	ret = parse_args(argc, argv, &a);
-	if (ret)
+	cmd_at = parse_args(argc, argv, &a);
+	if (cmd_at < 0) {
+		ret = opt_rows__exit(cmd_at);
 		goto cleanup;
+	}
 	ret = 1;
 	if (out_file__is_stream(a.output)) {
 		/* nothing is created beside a device, FIFO or socket: the steps go elsewhere */
@@ -332,14 +307,14 @@ int perf_record_main(int argc, char **argv)
 		goto cleanup;
 	}
 	hold = a.follow && !perf_args_target(&we);
-	ret = hold ? held_cmd__fork(&held, argv + optind) : 0;
+	ret = hold ? held_cmd__fork(&held, argv + cmd_at) : 0;
 	if (ret) {
 		/* as a shell says of a command it cannot find */
 		ret = ret == -ENOENT ? 127 : 1;
 		goto cleanup;
 	}
 	ret = 1;
-	pargv = perf_argv(a.perf, rec, argv + optind, argc - optind, &we, hold ? &held : NULL);
+	pargv = perf_argv(a.perf, rec, argv + cmd_at, argc - cmd_at, &we, hold ? &held : NULL);
 	if (!pargv)
 		goto cleanup;
 	unlink(rec);	/* its existence afterwards says perf record worked */
@@ -405,5 +380,5 @@ cleanup:
 	free(cap);
 	free(ksyms);
 	capture_opts__free(&a.opts);
-	return ret < 0 ? 0 : ret;
+	return ret;
 }

@@ -8,32 +8,35 @@
 #include "builtin-perf-record.h"
 #include "sig-defer.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lbrsnap perf [-i CAPTURE] [-o PERF.DATA] [--kallsyms FILE | --no-kallsyms]\n"
-		"                    [--keep-all]\n"
-		"   or: lbrsnap perf record [-e SPEC]... [--perf-args ARGS] [-o FILE] [-- cmd]\n"
-		"\n"
-		"    -i, --input FILE      capture to convert (default lbrsnap.data)\n"
-		"    -o, --output FILE     perf.data to write (default perf.data)\n"
-		"        --kallsyms FILE   where to save the capture's kallsyms for\n"
-		"                          `perf report --kallsyms` (default OUTPUT.kallsyms)\n"
-		"        --no-kallsyms     do not save the kallsyms copy\n"
-		"        --keep-all        keep the tracing path's entries in callchains and\n"
-		"                          branch stacks (as lbrsnap report --keep-all)\n"
-		"    -h, --help            this text; see lbrsnap-perf(1)\n");
-}
+static const struct opt_row perf_rows[] = {
+	OPT_ROW_STRING('i', "input", "FILE", struct perf_cli, input,
+		       "capture to convert (default lbrsnap.data)"),
+	OPT_ROW_STRING('o', "output", "FILE", struct perf_cli, output,
+		       "perf.data to write (default perf.data)"),
+	PERF_CLI_ROW_OUTPUT_EXTRAS,
+	OPT_ROW_END
+};
 
 int cmd_perf(int argc, char **argv)
 {
 	struct perf_cli cli = { .cmd = "perf", .input = "lbrsnap.data", .output = "perf.data" };
+	const struct opt_set sets[] = { { perf_rows, &cli }, { 0 } };
+	const struct opt_cmd cmd = {
+		.who = "lbrsnap perf",
+		.usage = "usage: lbrsnap perf [-i CAPTURE] [-o PERF.DATA] [--kallsyms FILE | "
+			 "--no-kallsyms]\n"
+			 "                    [--keep-all]\n"
+			 "   or: lbrsnap perf record [-e SPEC]... [--perf-args ARGS] [-o FILE] "
+			 "[-- cmd]",
+		.outro = "See lbrsnap-perf(1); lbrsnap perf record --help for the second form.",
+		.sets = sets,
+	};
 	sigset_t old;
 	int err;
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return perf_record_main(argc - 1, argv + 1);
-	err = perf_cli__parse(&cli, argc, argv, usage);
+	err = perf_cli__parse(&cli, argc, argv, &cmd);
 	if (err)
 		return err < 0 ? 0 : err;
 	sig_defer__begin(&old);

@@ -7,7 +7,6 @@
  * traced (the way perf record prepares its workload).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,33 +16,39 @@
 #include "capture-opts.h"
 #include "lbr-stale.h"
 #include "out-file.h"
+#include "parse-options.h"
 #include "record-session.h"
 
-static void usage(FILE *out)
+/* what the command line sets beside the capture options */
+struct record_cli {
+	struct record_session_opts so;
+	bool all;			/* -a: the default without a command, said for clarity */
+	const char *perf_args;		/* taken by lbrsnap perf record (perf_record_main) */
+};
+
+static int opt_duration(const struct opt_row *row, const char *arg, void *obj, const char *who)
 {
-	fprintf(out,
-"usage: lbrsnap record [options] [-- command [args]]\n"
-"\n"
-"Captures an LBR snapshot (or, without LBR, a kernel stack) each time an attach point fires.\n"
-"\n"
-"  -o, --output FILE       output file (default lbrsnap.data)\n"
-"  -a, --all-cpus          system-wide (the default without a command)\n"
-"  -d, --duration SECS     stop after SECS seconds\n"
-"      --perf-args ARGS    run `perf record -k mono ARGS` alongside and write one merged\n"
-"                          perf.data to -o (see lbrsnap-perf(1))\n"
-CAPTURE_OPTIONS_HELP
-"  -h, --help              this text\n"
-"\n"
-"Without a command, captures system-wide until Ctrl-C or --duration.\n");
+	struct record_cli *cli = obj;
+	char *end;
+
+	cli->so.duration_s = strtod(arg, &end);
+	if (end == arg || *end || !(cli->so.duration_s > 0)) {
+		fprintf(stderr, "%s: bad --duration '%s'\n", who, arg);
+		return -EINVAL;
+	}
+	return 0;
 }
 
-static const struct option long_opts[] = {
-	CAPTURE_LONG_OPTIONS,
-	{ "output", required_argument, NULL, 'o' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
+static const struct opt_row record_rows[] = {
+	OPT_ROW_STRING('o', "output", "FILE", struct record_cli, so.output,
+		       "output file (default lbrsnap.data)"),
+	OPT_ROW_BOOL('a', "all-cpus", struct record_cli, all,
+		     "system-wide (the default without a command)"),
+	OPT_ROW_CALLBACK('d', "duration", "SECS", opt_duration, "stop after SECS seconds"),
+	OPT_ROW_STRING(0, "perf-args", "ARGS", struct record_cli, perf_args,
+		       "run `perf record -k mono ARGS` alongside and write one merged perf.data "
+		       "to -o (see lbrsnap-perf(1))"),
+	OPT_ROW_END
 };
 
 static void print_summary(const struct capture_stats *st, const char *path)
@@ -71,61 +76,52 @@ static void print_summary(const struct capture_stats *st, const char *path)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_session_opts so = { .output = "lbrsnap.data", .follow = true,
-					  .who = "lbrsnap record" };
+	struct record_cli cli = { .so = { .output = "lbrsnap.data", .follow = true,
+					  .who = "lbrsnap record" } };
+	const struct opt_set sets[] = {
+		{ record_rows, &cli },
+		{ capture_opts__rows, &cli.so.capture },
+		{ 0 }
+	};
+	const struct opt_cmd cmd = {
+		.who = "lbrsnap record",
+		/* perf runs perf-lbr for "perf lbr record": the usage says what was typed */
+		.usage = strcmp(program_invocation_short_name, "perf-lbr") ?
+			 "usage: lbrsnap record [options] [-- command [args]]" :
+			 "usage: perf lbr record [options] [-- command [args]]",
+		.intro = "Captures an LBR snapshot (or, without LBR, a kernel stack) each time an "
+			 "attach point fires.",
+		.outro = "Without a command, captures system-wide until Ctrl-C or --duration.",
+		.sets = sets,
+		.stop_at_nonopt = 1,
+	};
+	struct record_session_opts *so = &cli.so;
 	struct record_session_result res;
-	int opt, i, ret = 129;
+	int i, ret;
 
 	/* with perf alongside, the one-command path owns the whole command line */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strncmp(argv[i], "--perf-args", 11))
 			return perf_record_main(argc, argv);
 	}
-	while ((opt = getopt_long(argc, argv, "+o:ad:h" CAPTURE_SHORT_OPTIONS, long_opts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			so.output = optarg;
-			break;
-		case 'a':
-			break;
-		case 'd': {
-			char *end;
-
-			so.duration_s = strtod(optarg, &end);
-			if (end == optarg || *end || !(so.duration_s > 0)) {
-				fprintf(stderr, "lbrsnap record: bad --duration '%s'\n", optarg);
-				goto cleanup;
-			}
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			ret = 0;
-			goto cleanup;
-		default:
-			ret = capture_opts__parse(&so.capture, opt, optarg, "lbrsnap record");
-			if (ret > 0)
-				break;
-			if (ret == 0)
-				usage(stderr);
-			ret = 129;
-			goto cleanup;
-		}
+	i = opt_rows__parse(&cmd, argc, argv);
+	if (i < 0) {
+		ret = opt_rows__exit(i);
+		goto cleanup;
 	}
-	capture_opts__finish(&so.capture);
-	if (optind < argc)
-		so.argv = argv + optind;
-	ret = record_session__run(&so, &res);
+	capture_opts__finish(&so->capture);
+	if (i < argc)
+		so->argv = argv + i;
+	ret = record_session__run(so, &res);
 	if (ret) {
 		/* a bad spec or --filter is the command line's error, found before any load */
 		ret = ret == -EBADMSG ? 2 : 1;
 		goto cleanup;
 	}
-	print_summary(&res.stats, so.output);
+	print_summary(&res.stats, so->output);
 	/* perf record's rule: the command's exit status (128 + its signal, like a shell) */
 	ret = record_session__exit_status(&res, "lbrsnap record", stderr);
 cleanup:
-	capture_opts__free(&so.capture);
+	capture_opts__free(&so->capture);
 	return ret;
 }

@@ -3,46 +3,14 @@
  * lbrsnap report: print a capture file, symbolized, oldest branch first.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "builtin-report.h"
 #include "ksyms.h"
 #include "lbrfile.h"
+#include "parse-options.h"
 #include "report.h"
 #include "symbolize.h"
-
-static const char report_usage[] =
-	"usage: lbrsnap report [-i FILE] [--group] [--no-summary] [--keep-all] [--json]\n"
-	"                      [--vmlinux PATH] [--kallsyms PATH]\n"
-	"\n"
-	"    -i, --input FILE     capture to read (default: lbrsnap.data)\n"
-	"        --group          count identical paths together, largest group first\n"
-	"        --no-summary     no list of the largest groups before the records\n"
-	"        --keep-all       also show the tracing path's own branches and stack frames\n"
-	"        --json           one JSON object per record or group (JSON Lines), then a "
-	"summary\n"
-	"        --vmlinux PATH   vmlinux with DWARF, for file:line and inlined frames\n"
-	"        --kallsyms PATH  symbols from this file instead of the capture's copy\n"
-	"    -h, --help           show this help\n";
-
-/*
- * no short -j: it is the branch filter of lbrsnap record and perf record; no short -g: it is
- * perf report's call graph
- */
-enum { OPT_KEEP_ALL = 256, OPT_JSON, OPT_VMLINUX, OPT_KALLSYMS, OPT_NO_SUMMARY, OPT_GROUP };
-
-static const struct option report_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "group", no_argument, NULL, OPT_GROUP },
-	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
-	{ "keep-all", no_argument, NULL, OPT_KEEP_ALL },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
-};
 
 struct report_env {
 	const char *input;
@@ -54,49 +22,52 @@ struct report_env {
 	bool no_summary;
 };
 
-static int parse_args(int argc, char **argv, struct report_env *env)
+/*
+ * no short -j: it is the branch filter of lbrsnap record and perf record; no short -g: it is
+ * perf report's call graph
+ */
+static const struct opt_row report_rows[] = {
+	OPT_ROW_STRING('i', "input", "FILE", struct report_env, input,
+		       "capture to read (default: lbrsnap.data)"),
+	OPT_ROW_BOOL(0, "group", struct report_env, group,
+		     "count identical paths together, largest group first"),
+	OPT_ROW_BOOL(0, "no-summary", struct report_env, no_summary,
+		     "no list of the largest groups before the records"),
+	OPT_ROW_BOOL(0, "keep-all", struct report_env, keep_all,
+		     "also show the tracing path's own branches and stack frames"),
+	OPT_ROW_BOOL(0, "json", struct report_env, json,
+		     "one JSON object per record or group (JSON Lines), then a summary"),
+	OPT_ROW_STRING(0, "vmlinux", "PATH", struct report_env, vmlinux,
+		       "vmlinux with DWARF, for file:line and inlined frames"),
+	OPT_ROW_STRING(0, "kallsyms", "PATH", struct report_env, kallsyms,
+		       "symbols from this file instead of the capture's copy"),
+	OPT_ROW_END
+};
+
+/* Returns 0 to go on, else the exit status (0 after --help, 2 after a usage error). */
+static int parse_args(int argc, char **argv, struct report_env *env, bool *done)
 {
-	int c;
+	const struct opt_set sets[] = { { report_rows, env }, { 0 } };
+	const struct opt_cmd cmd = {
+		.who = "lbrsnap report",
+		.usage = "usage: lbrsnap report [-i FILE] [--group] [--no-summary] [--keep-all] "
+			 "[--json]\n"
+			 "                      [--vmlinux PATH] [--kallsyms PATH]",
+		.sets = sets,
+	};
+	int i;
 
 	env->input = "lbrsnap.data";
-	/* 0 makes glibc start over: tests call cmd_report() more than once */
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "i:h", report_options, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			env->input = optarg;
-			break;
-		case OPT_GROUP:
-			env->group = true;
-			break;
-		case OPT_NO_SUMMARY:
-			env->no_summary = true;
-			break;
-		case OPT_KEEP_ALL:
-			env->keep_all = true;
-			break;
-		case OPT_JSON:
-			env->json = true;
-			break;
-		case OPT_VMLINUX:
-			env->vmlinux = optarg;
-			break;
-		case OPT_KALLSYMS:
-			env->kallsyms = optarg;
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return 1;
-		default:
-			fputs(report_usage, stderr);
-			return -EINVAL;
-		}
+	*done = true;
+	i = opt_rows__parse(&cmd, argc, argv);
+	if (i < 0)
+		return opt_rows__exit(i);
+	if (i < argc) {
+		fprintf(stderr, "lbrsnap report: unexpected argument '%s'\n", argv[i]);
+		opt_rows__usage(&cmd, stderr);
+		return 2;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "lbrsnap report: unexpected argument '%s'\n%s", argv[optind],
-			report_usage);
-		return -EINVAL;
-	}
+	*done = false;
 	return 0;
 }
 
@@ -133,11 +104,12 @@ int cmd_report(int argc, char **argv)
 	struct ksyms *ks = NULL;
 	struct report r = {};
 	const char *status;
+	bool done;
 	int err;
 
-	err = parse_args(argc, argv, &env);
-	if (err)
-		return err > 0 ? 0 : 129;
+	err = parse_args(argc, argv, &env, &done);
+	if (done)
+		return err;
 	err = lbrfile__open(env.input, &f);
 	if (err) {
 		fprintf(stderr, "lbrsnap report: %s: %s\n", env.input, lbrfile__strerror(err));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Option parsing shared by `lbrsnap perf` and `lbrsnap inject`. */
-#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "out-file.h"
@@ -9,7 +9,7 @@
 /* An output must not replace an input, by any name: the input would be lost on success. */
 static int perf_cli__check_apart(const struct perf_cli *cli)
 {
-	const char *in[] = { cli->input, cli->with_lbr ? cli->lbr : NULL };
+	const char *in[] = { cli->input, cli->capture };
 	const char *out[] = { cli->output, cli->kallsyms };
 	size_t i, j;
 
@@ -21,7 +21,7 @@ static int perf_cli__check_apart(const struct perf_cli *cli)
 				continue;
 			fprintf(stderr, "lbrsnap %s: %s: is the input %s; write the output "
 				"elsewhere\n", cli->cmd, out[j], in[i]);
-			return 129;
+			return 1;
 		}
 	}
 	return 0;
@@ -33,56 +33,22 @@ void perf_cli__free(struct perf_cli *cli)
 	cli->kallsyms_buf = NULL;
 }
 
-int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(FILE *f))
+int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, const struct opt_cmd *cmd)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "lbr", required_argument, NULL, 'l' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "kallsyms", required_argument, NULL, 'k' },
-		{ "no-kallsyms", no_argument, NULL, 'K' },
-		{ "keep-all", no_argument, NULL, 'a' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	bool no_kallsyms = false;
-	int c;
+	int i = opt_rows__parse(cmd, argc, argv);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:fh", opts, NULL)) != -1) {
-		if (c == 'i') {
-			cli->input = optarg;
-		} else if (c == 'l' && cli->with_lbr) {
-			cli->lbr = optarg;
-		} else if (c == 'o') {
-			cli->output = optarg;
-		} else if (c == 'k') {
-			cli->kallsyms = optarg;
-		} else if (c == 'K') {
-			no_kallsyms = true;
-		} else if (c == 'a') {
-			cli->keep_all = true;
-		} else if (c == 'f' && cli->with_lbr) {
-			cli->force = true;
-		} else if (c == 'h') {
-			usage(stdout);
-			return -1;
-		} else {
-			usage(stderr);
-			return 129;
-		}
-	}
-	if (optind < argc || !cli->input || !cli->output) {
-		if (optind < argc)
+	if (i < 0)
+		return i == OPT_PARSE_HELP ? -1 : 2;
+	if (i < argc || !cli->input || !cli->output) {
+		if (i < argc)
 			fprintf(stderr, "lbrsnap %s: unexpected argument '%s'\n", cli->cmd,
-				argv[optind]);
+				argv[i]);
 		else
 			fprintf(stderr, "lbrsnap %s: -i and -o are required\n", cli->cmd);
-		usage(stderr);
-		return 129;
+		opt_rows__usage(cmd, stderr);
+		return 2;
 	}
-	if (no_kallsyms) {
+	if (cli->no_kallsyms) {
 		cli->kallsyms = NULL;
 	} else if (!cli->kallsyms && !strcmp(cli->output, "-")) {
 		/* standard output has no name to put the copy beside: --kallsyms FILE does */
@@ -95,5 +61,5 @@ int perf_cli__parse(struct perf_cli *cli, int argc, char **argv, void (*usage)(F
 			return 1;
 		cli->kallsyms = cli->kallsyms_buf;
 	}
-	return perf_cli__check_apart(cli);
+	return perf_cli__check_apart(cli) ? 2 : 0;
 }

@@ -18,33 +18,10 @@
 #include <sys/wait.h>
 #include "capture-opts.h"
 #include "lbr-stale.h"
+#include "parse-options.h"
 #include "record-session.h"
 #include "record.h"
 #include "trace-cmd-lbr.h"
-
-static const char record_usage[] =
-	"usage: trace-cmd-lbr record [trace-cmd record options] --lbr SPEC... [lbr options]\n"
-	"                            [-o trace.dat] [-- command [args]]\n"
-	"\n"
-	"Runs `trace-cmd record -C mono` with the given options and an lbrsnap capture together\n"
-	"and leaves one merged trace.dat. Options not listed here go to trace-cmd record.\n"
-	"\n"
-	"    --lbr SPEC            attach point, repeatable: fexit:FUNC, raw_tp:NAME, tp_btf:NAME\n"
-	"    -o, --output FILE     merged output (default trace.dat)\n"
-	"    --stack               capture kernel stacks as well as LBR\n"
-	"    --errors[=null]       only errors: -4095..-1 for signed returns, ERR_PTR for\n"
-	"                          pointers (=null: NULL too); never unsigned or bool ones\n"
-	"    --ret VALUE           only this return value: -17, -EEXIST, true, false, NULL\n"
-	"    --comm NAME           only tasks with this comm\n"
-	"    --sample N            keep 1 of N matching invocations\n"
-	"    --branch-filter F     LBR branch filter, perf syntax (default any,k)\n"
-	"    --ringbuf SIZE        capture ring buffer, power of two, K/M suffix (default 8M)\n"
-	"    --slots N             snapshot slots per attach point, a power of two (default:\n"
-	"                          one per possible CPU)\n"
-	"    --follow-max N        processes followed at once with --follow (default 16384)\n"
-	"    --follow              capture only trace-cmd's process tree (the command)\n"
-	"    --trace-cmd PATH      trace-cmd binary (default: trace-cmd from PATH)\n"
-	"    --keep                keep the two input files next to the output\n";
 
 struct record_args {
 	const char **tc_argv;		/* trace-cmd record argv, NULL-terminated */
@@ -57,129 +34,111 @@ struct record_args {
 	bool follow;			/* --follow: only trace-cmd's process tree */
 };
 
-static int take_value(int argc, char **argv, int *i, const char **val)
+/*
+ * --lbr is the capture mode, as in lbrsnap record; here it named attach points before
+ * --event did, and still does with a note when its value is no mode
+ */
+static int opt_old_lbr(const struct opt_row *row, const char *arg, void *obj, const char *who)
 {
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "trace-cmd-lbr record: %s needs a value\n", argv[*i]);
-		return -EINVAL;
+	struct record_args *a = obj;
+	enum capture_lbr_mode mode;
+
+	if (!capture_opts__parse_lbr_mode(arg, &mode)) {
+		a->opts.lbr_mode = mode;
+		return 0;
 	}
-	*val = argv[++*i];
-	return 0;
+	fprintf(stderr, "%s: --lbr SPEC is now --event SPEC (--lbr is the capture mode: auto, "
+		"off or external)\n", who);
+	return opt_row__apply(opt_rows__find(capture_opts__rows, "event"), arg, &a->opts, who);
 }
 
-/*
- * The capture options of lbrsnap record that trace-cmd record does not have. -e, -p, -t
- * and -v are trace-cmd's own, and --lbr names attach points here.
- */
-static const struct option *capture_long_option(const char *arg)
-{
-	static const struct option capture_long[] = { CAPTURE_LONG_OPTIONS, { 0 } };
-	static const char *const theirs[] = { "event", "pid", "tid", "verbose", "lbr" };
-	const struct option *co;
-	size_t k, len;
-
-	if (strncmp(arg, "--", 2))
-		return NULL;
-	len = strcspn(arg + 2, "=");
-	for (co = capture_long; co->name; co++) {
-		if (strlen(co->name) != len || strncmp(arg + 2, co->name, len))
-			continue;
-		for (k = 0; k < sizeof(theirs) / sizeof(theirs[0]); k++) {
-			if (!strcmp(co->name, theirs[k]))
-				return NULL;
-		}
-		return co;
-	}
-	return NULL;
-}
+static const struct opt_row record_rows[] = {
+	OPT_ROW_STRING('o', "output", "FILE", struct record_args, output,
+		       "merged output (default trace.dat)"),
+	OPT_ROW_BOOL(0, "follow", struct record_args, follow,
+		     "capture only trace-cmd's process tree (the command)"),
+	OPT_ROW_STRING(0, "trace-cmd", "PATH", struct record_args, trace_cmd,
+		       "trace-cmd binary (default: $TRACE_CMD, else trace-cmd from PATH)"),
+	OPT_ROW_BOOL(0, "keep", struct record_args, keep,
+		     "keep the two input files next to the output"),
+	{ .type = OPT_CALLBACK, .long_name = "lbr", .arg = OPT_ARG_REQUIRED, .argname = "MODE",
+	  .cb = opt_old_lbr, .flags = OPT_HIDDEN },
+	OPT_ROW_END
+};
 
 /*
- * "--NAME VALUE" or "--NAME=VALUE", as getopt_long takes them: returns 1 with *val set when
- * argv[*i] is that option, 0 when it is not, or -EINVAL when its value is missing.
+ * The pass-through rule: trace-cmd record takes every short option (-e, -p, -t, -v are its
+ * own), so the capture options are spelled long here; what is not ours goes to trace-cmd.
  */
-static int long_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	const char *o = argv[*i];
-	size_t len = strlen(name);
+#define TRACE_CMD_SHORTS "eptjv"
 
-	if (strncmp(o, name, len))
-		return 0;
-	if (o[len] == '=') {
-		*val = o + len + 1;
-		return 1;
-	}
-	if (o[len])
-		return 0;
-	return take_value(argc, argv, i, val) ?: 1;
+static void record_cmd(struct record_args *a, struct opt_set *sets, struct opt_cmd *cmd)
+{
+	sets[0] = (struct opt_set){ record_rows, a };
+	sets[1] = (struct opt_set){ capture_opts__rows, &a->opts, TRACE_CMD_SHORTS };
+	sets[2] = (struct opt_set){ 0 };
+	*cmd = (struct opt_cmd){
+		.who = "trace-cmd-lbr record",
+		.usage = "usage: trace-cmd-lbr record [trace-cmd record options] --event SPEC...\n"
+			 "                            [lbr options] [-o trace.dat] [-- command [args]]",
+		.intro = "Runs `trace-cmd record -C mono` with the given options and an lbrsnap "
+			 "capture together and leaves one merged trace.dat. Options not listed here "
+			 "go to trace-cmd record; the capture options are spelled long (-e, -p, -t, "
+			 "-j, -v are trace-cmd's).",
+		.sets = sets,
+	};
 }
 
 /* Our options are taken out; everything else, in order, is trace-cmd record's. */
 static int parse_args(int argc, char **argv, struct record_args *a)
 {
-	const struct option *co;
+	struct opt_set sets[3];
+	struct opt_cmd cmd;
 	const char *v;
-	int i, err = 0;
+	int i, m;
 
+	record_cmd(a, sets, &cmd);
 	a->tc_argv = calloc(argc + 8, sizeof(*a->tc_argv));
 	if (!a->tc_argv)
 		return -ENOMEM;
 	a->output = "trace.dat";
 	a->trace_cmd = getenv("TRACE_CMD") ?: "trace-cmd";
-	a->tc_argv[a->tc_argc++] = a->trace_cmd;
-	a->tc_argv[a->tc_argc++] = "record";
-	for (i = 1; i < argc && !err; i++) {
+	a->tc_argc = 2;
+	for (i = 1; i < argc; i++) {
 		const char *o = argv[i];
-		int m;
 
-		if (!strcmp(o, "--")) {
+		if (!strcmp(o, "--"))
 			break;
-		} else if ((m = long_value(argc, argv, &i, "--lbr", &v))) {
-			err = m < 0 ? m : 0;
-			if (!err)
-				err = capture_opts__parse(&a->opts, 'e', v,
-							  "trace-cmd-lbr record") < 0 ? -EINVAL : 0;
-		} else if (!strcmp(o, "-o")) {
-			err = take_value(argc, argv, &i, &a->output);
-		} else if ((m = long_value(argc, argv, &i, "--output", &a->output))) {
-			err = m < 0 ? m : 0;
-		} else if (!strcmp(o, "-C")) {
-			err = take_value(argc, argv, &i, &v);
-			if (!err && strcmp(v, "mono")) {
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			opt_rows__usage(&cmd, stdout);
+			return OPT_PARSE_HELP;
+		}
+		if (!strcmp(o, "-C")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "trace-cmd-lbr record: -C needs a value\n");
+				return OPT_PARSE_USAGE;
+			}
+			v = argv[++i];
+			if (strcmp(v, "mono")) {
 				fprintf(stderr, "trace-cmd-lbr record: -C %s: lbrsnap time stamps are "
 					"CLOCK_MONOTONIC, only -C mono can be merged\n", v);
-				err = -EINVAL;
+				return OPT_PARSE_USAGE;
 			}
-		} else if ((co = capture_long_option(o))) {
-			v = strchr(o, '=') ? strchr(o, '=') + 1 : NULL;
-			if (v && co->has_arg == no_argument) {
-				fprintf(stderr, "trace-cmd-lbr record: %s takes no value\n", o);
-				err = -EINVAL;
-			} else if (!v && co->has_arg == required_argument) {
-				err = take_value(argc, argv, &i, &v);
-			}
-			if (!err && capture_opts__parse(&a->opts, co->val, v,
-							"trace-cmd-lbr record") < 0)
-				err = -EINVAL;
-		} else if (!strcmp(o, "--follow")) {
-			a->follow = true;
-		} else if ((m = long_value(argc, argv, &i, "--trace-cmd", &a->trace_cmd))) {
-			err = m < 0 ? m : 0;
-			a->tc_argv[0] = a->trace_cmd;
-		} else if (!strcmp(o, "--keep")) {
-			a->keep = true;
-		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			fputs(record_usage, stdout);
-			return 1;
-		} else {
-			a->tc_argv[a->tc_argc++] = o;
+			continue;
 		}
+		m = opt_rows__take(&cmd, argc, argv, &i);
+		if (m < 0)
+			return m;
+		if (!m)
+			a->tc_argv[a->tc_argc++] = o;
 	}
-	if (err)
-		return err;
 	if (!a->opts.nr_events) {
-		fprintf(stderr, "trace-cmd-lbr record: no --lbr SPEC given\n%s", record_usage);
-		return -EINVAL;
+		fprintf(stderr, "trace-cmd-lbr record: no --event SPEC given\n");
+		opt_rows__usage(&cmd, stderr);
+		return OPT_PARSE_USAGE;
 	}
+	a->tc_argv[0] = a->trace_cmd;
+	a->tc_argv[1] = "record";
 	a->tc_argv[a->tc_argc++] = "-C";
 	a->tc_argv[a->tc_argc++] = "mono";
 	a->tc_argv[a->tc_argc++] = "-o";
@@ -217,7 +176,7 @@ int lbr__record(int argc, char **argv)
 	if (i) {
 		free(a.tc_argv);
 		capture_opts__free(&a.opts);
-		return i > 0 ? 0 : 129;
+		return i == -ENOMEM ? 1 : opt_rows__exit(i);
 	}
 	if (make_workdir(a.output, dir, sizeof(dir))) {
 		fprintf(stderr, "trace-cmd-lbr record: cannot create a directory next to %s: %s\n",

@@ -6,11 +6,12 @@
  * it: it converts a capture to trace.dat, merges a capture into a `trace-cmd record -C mono`
  * file, or runs both recorders together and merges their outputs.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "out-file.h"
+#include "parse-options.h"
 #include "sig-defer.h"
 #include "subcmd.h"
 #include "tracedat-merge.h"
@@ -53,90 +54,76 @@ int lbr__write(const char *input, const char *capture, const char *output, bool 
 	return write_flags(input, capture, output, quiet, 0);
 }
 
-static const char convert_usage[] =
-	"usage: trace-cmd-lbr convert [-i lbrsnap.data] [-o trace.dat]\n"
-	"\n"
-	"    -i, --input <file>    capture written by `lbrsnap record` (default lbrsnap.data)\n"
-	"    -o, --output <file>   trace.dat to write (default trace.dat)\n"
-	"    -q, --quiet           no summary line\n";
+struct write_args {
+	const char *input;
+	const char *capture;
+	const char *output;
+	bool quiet;
+	bool force;
+};
 
-static const char merge_usage[] =
-	"usage: trace-cmd-lbr merge -i <trace.dat> --lbr <lbrsnap.data> [-o <file>]\n"
-	"\n"
-	"    -i, --input <file>    file from `trace-cmd record -C mono` (v6 or v7, any buffers)\n"
-	"    -L, --lbr <file>      capture written by `lbrsnap record` (default lbrsnap.data)\n"
-	"    -o, --output <file>   merged trace.dat (default trace-lbr.dat)\n"
-	"    -f, --force           merge even if the kernel release or the time ranges differ\n"
-	"    -q, --quiet           no summary line\n";
+#define WRITE_ROW_QUIET OPT_ROW_BOOL('q', "quiet", struct write_args, quiet, "no summary line")
+
+static const struct opt_row convert_rows[] = {
+	OPT_ROW_STRING('i', "input", "FILE", struct write_args, capture,
+		       "capture written by `lbrsnap record` (default lbrsnap.data)"),
+	OPT_ROW_STRING('o', "output", "FILE", struct write_args, output,
+		       "trace.dat to write (default trace.dat)"),
+	WRITE_ROW_QUIET,
+	OPT_ROW_END
+};
+
+static const struct opt_row merge_rows[] = {
+	OPT_ROW_STRING('i', "input", "FILE", struct write_args, input,
+		       "file from `trace-cmd record -C mono` (v6 or v7, any buffers)"),
+	OPT_ROW_STRING('L', "capture", "FILE", struct write_args, capture,
+		       "capture written by `lbrsnap record` (default lbrsnap.data)"),
+	OPT_ROW_STRING('o', "output", "FILE", struct write_args, output,
+		       "merged trace.dat (default trace-lbr.dat)"),
+	OPT_ROW_BOOL('f', "force", struct write_args, force,
+		     "merge even if the kernel release or the time ranges differ"),
+	WRITE_ROW_QUIET,
+	{ .type = OPT_STRING, .long_name = "lbr", .arg = OPT_ARG_REQUIRED, .argname = "FILE",
+	  .dest = offsetof(struct write_args, capture), .flags = OPT_HIDDEN,
+	  .deprecated = "--lbr FILE is now --capture FILE" },
+	OPT_ROW_END
+};
 
 /* convert and merge share their options; merge needs -i */
 static int cmd_write(int argc, char **argv, bool merge)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "lbr", required_argument, NULL, 'L' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	struct write_args a = { .capture = "lbrsnap.data",
+				.output = merge ? "trace-lbr.dat" : "trace.dat" };
+	const struct opt_set sets[] = { { merge ? merge_rows : convert_rows, &a }, { 0 } };
+	const struct opt_cmd cmd = {
+		.who = merge ? "trace-cmd-lbr merge" : "trace-cmd-lbr convert",
+		.usage = merge ? "usage: trace-cmd-lbr merge -i TRACE.DAT [-L CAPTURE] [-o FILE] "
+				 "[-f] [-q]" :
+				 "usage: trace-cmd-lbr convert [-i CAPTURE] [-o TRACE.DAT] [-q]",
+		.sets = sets,
 	};
-	const char *usage = merge ? merge_usage : convert_usage;
-	const char *input = NULL, *capture = "lbrsnap.data";
-	const char *output = merge ? "trace-lbr.dat" : "trace.dat";
 	sigset_t old;
 	int ret;
-	unsigned int flags = 0;
-	bool quiet = false;
-	int c;
 
-	while ((c = getopt_long(argc, argv, merge ? "i:L:o:qfh" : "i:o:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'L':
-			capture = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'f':
-			if (!merge)
-				goto bad;
-			flags |= TRACEDAT_WRITE_FORCE;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-bad:
-			fputs(usage, stderr);
-			return 129;
-		}
-	}
-	if (optind < argc || (merge && !input)) {
-		fprintf(stderr, "trace-cmd-lbr %s: %s\n%s", argv[0],
-			optind < argc ? "unexpected argument" : "-i <trace.dat> is required", usage);
-		return 129;
-	}
-	if (!merge) {
-		capture = input ? input : capture;
-		input = NULL;
+	ret = opt_rows__parse(&cmd, argc, argv);
+	if (ret < 0)
+		return opt_rows__exit(ret);
+	if (ret < argc || (merge && !a.input)) {
+		fprintf(stderr, "%s: %s\n", cmd.who,
+			ret < argc ? "unexpected argument" : "-i <trace.dat> is required");
+		opt_rows__usage(&cmd, stderr);
+		return 2;
 	}
 	/* the output replaces its name only at the end: an input by that name would be lost */
-	if (out_file__same(output, capture) || out_file__same(output, input)) {
-		fprintf(stderr, "trace-cmd-lbr %s: %s: is the input %s; write the output "
-			"elsewhere\n", argv[0], output,
-			out_file__same(output, capture) ? capture : input);
-		return 129;
+	if (out_file__same(a.output, a.capture) || out_file__same(a.output, a.input)) {
+		fprintf(stderr, "%s: %s: is the input %s; write the output elsewhere\n", cmd.who,
+			a.output, out_file__same(a.output, a.capture) ? a.capture : a.input);
+		return 2;
 	}
 	sig_defer__begin(&old);
-	ret = write_flags(input, capture, output, quiet, flags);
-	sig_defer__end(&old, merge ? "trace-cmd-lbr merge" : "trace-cmd-lbr convert", output);
+	ret = write_flags(a.input, a.capture, a.output, a.quiet,
+			  a.force ? TRACEDAT_WRITE_FORCE : 0);
+	sig_defer__end(&old, cmd.who, a.output);
 	return ret;
 }
 

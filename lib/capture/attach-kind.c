@@ -15,7 +15,7 @@
 static const struct attach_kind kinds[] = {
 	{
 		.kind = LBRSNAP_KIND_FEXIT, .prog = "fexit", .form = "fexit:FUNC",
-		.help = "a kernel function's return: arguments, value",
+		.help = "kernel function return, args",
 		.needs = "BPF trampolines (5.5+), a function ftrace can hook",
 		.flags = ATTACH_KIND_GLOB | ATTACH_KIND_TRAMPOLINE,
 		.args_from = BTF_ARGS_CTX,
@@ -27,7 +27,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_KPROBE, .prog = "kprobe", .form = "kprobe:FUNC",
-		.help = "a kernel function's entry: arguments",
+		.help = "kernel function entry, args",
 		.needs = "kprobe-multi links (5.18+, CONFIG_FPROBE), or kprobes",
 		.flags = ATTACH_KIND_GLOB | ATTACH_KIND_MULTI,
 		.args_from = BTF_ARGS_REGS,
@@ -37,7 +37,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_KRETPROBE, .prog = "kretprobe", .form = "kretprobe:FUNC",
-		.help = "a kernel function's return: its value",
+		.help = "kernel function return value",
 		.needs = "kprobe-multi links (5.18+, CONFIG_FPROBE), or kretprobes",
 		.flags = ATTACH_KIND_GLOB | ATTACH_KIND_MULTI,
 		.args_from = BTF_ARGS_REGS,
@@ -47,7 +47,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_RAW_TP, .prog = "rawtp", .form = "raw_tp:NAME",
-		.help = "a tracepoint (also rawtrace:, raw_tracepoint:)",
+		.help = "tracepoint, raw arguments",
 		.needs = "raw tracepoint programs (4.17+)",
 		.flags = ATTACH_KIND_GLOB,
 		.args_from = BTF_ARGS_RAW,
@@ -55,7 +55,7 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_TP_BTF, .prog = "tpbtf", .form = "tp_btf:NAME",
-		.help = "a tracepoint, arguments typed by BTF",
+		.help = "tracepoint, BTF-typed args",
 		.needs = "BTF-typed tracepoint programs (5.5+)",
 		.flags = ATTACH_KIND_GLOB,
 		.args_from = BTF_ARGS_CTX,
@@ -64,28 +64,28 @@ static const struct attach_kind kinds[] = {
 	},
 	{
 		.kind = LBRSNAP_KIND_MEM, .prog = "mem", .form = "mem:ADDR",
-		.help = "a watchpoint: ADDR|SYM[+OFF][/LEN][:r|w|rw|x]",
+		.help = "hardware watchpoint",
 		.needs = "hardware breakpoints that fire (probed first)",
 		.ap_flags = LBRSNAP_AP_MEM,
 		.attach = mem_watch__attach,
 	},
 	{
 		.kind = LBRSNAP_KIND_UPROBE, .prog = "uprobe", .form = "uprobe:PATH:FUNC[+OFF]",
-		.help = "a user function's entry: arguments",
+		.help = "user function entry, args",
 		.needs = "uprobes (CONFIG_UPROBE_EVENTS)",
 		.ap_args_flag = LBRSNAP_AP_UREGS,
 		.attach = attach_uprobe__attach,
 	},
 	{
 		.kind = LBRSNAP_KIND_URETPROBE, .prog = "uretprobe", .form = "uretprobe:PATH:FUNC",
-		.help = "a user function's return: its value",
+		.help = "user function return value",
 		.needs = "uprobes (CONFIG_UPROBE_EVENTS)",
 		.ap_ret_flag = LBRSNAP_AP_RET_UREGS,
 		.attach = attach_uprobe__attach,
 	},
 	{
 		.kind = LBRSNAP_KIND_USDT, .prog = "usdt", .form = "usdt:PATH:PROVIDER:NAME",
-		.help = "a USDT probe at each of its sites: arguments",
+		.help = "USDT probe, all sites, args",
 		.needs = "uprobes (CONFIG_UPROBE_EVENTS)",
 		.ap_flags = LBRSNAP_AP_USDT,
 		.attach = attach_uprobe__attach,
@@ -143,7 +143,7 @@ const char *attach_kinds__help(void)
 	if (text[0])
 		return text;
 	for (i = 0; i < NR_KINDS && used < sizeof(text); i++)
-		used += snprintf(text + used, sizeof(text) - used, "  %-24s %s\n", kinds[i].form,
+		used += snprintf(text + used, sizeof(text) - used, "  %-23s %s\n", kinds[i].form,
 				 kinds[i].help);
 	return text;
 }
@@ -153,7 +153,7 @@ void attach_kinds__print_help(FILE *out)
 	size_t i;
 
 	for (i = 0; i < NR_KINDS; i++)
-		fprintf(out, "  %-24s %s\n  %-24s needs %s\n", kinds[i].form, kinds[i].help, "",
+		fprintf(out, "  %-23s %s\n  %-23s needs %s\n", kinds[i].form, kinds[i].help, "",
 			kinds[i].needs);
 }
 

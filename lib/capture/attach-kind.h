@@ -47,7 +47,7 @@ struct attach_kind {
 	enum lbrsnap_kind kind;
 	const char *prog;		/* its programs: lbrsnap_<prog>_N in capture.bpf.c */
 	const char *form;		/* the spec's form: "fexit:FUNC" */
-	const char *help;		/* what it records, in 48 columns */
+	const char *help;		/* what it records, in 28 columns (the -e help) */
 	const char *needs;		/* what the kernel must have for it */
 	unsigned int flags;		/* enum attach_kind_flag */
 	enum btf_args_from args_from;	/* where its programs find the arguments */

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attach-kind.h"
 #include "capture-opts.h"
+#include "print.h"
 #include "ret-value.h"
 
 static int parse_u64(const char *who, const char *opt, const char *s, __u64 max, __u64 *out)
@@ -15,7 +17,7 @@ static int parse_u64(const char *who, const char *opt, const char *s, __u64 max,
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (errno || end == s || *end || s[0] == '-' || v > max) {
-		fprintf(stderr, "%s: bad value '%s' for %s\n", who, s, opt);
+		pr_warn("%s: bad value '%s' for %s\n", who, s, opt);
 		return -EINVAL;
 	}
 	*out = v;
@@ -39,7 +41,7 @@ static int parse_size(const char *who, const char *s, __u64 *out)
 			return 0;
 		}
 	}
-	fprintf(stderr, "%s: bad --ringbuf '%s': a power of two from 4K to 1G\n", who, s);
+	pr_warn("%s: bad --ringbuf '%s': a power of two from 4K to 1G\n", who, s);
 	return -EINVAL;
 }
 
@@ -60,7 +62,7 @@ static int parse_max_size(const char *who, const char *s, __u64 *out)
 		shift = 30, end++;
 	if (errno || end == s || *end || s[0] == '-' || v > (~0ULL >> 1) >> shift ||
 	    (v << shift) < 4096) {
-		fprintf(stderr, "%s: bad --max-size '%s': bytes from 4096 up, with an optional "
+		pr_warn("%s: bad --max-size '%s': bytes from 4096 up, with an optional "
 			"K, M or G suffix\n", who, s);
 		return -EINVAL;
 	}
@@ -91,7 +93,7 @@ static int add_filter(struct capture_opts *o, const char *expr, const char *who)
 	char **fl = (char **)o->filters, *joined;
 
 	if (!o->nr_events) {
-		fprintf(stderr, "%s: --filter '%s' comes after the attach point it filters\n",
+		pr_warn("%s: --filter '%s' comes after the attach point it filters\n",
 			who, expr);
 		return -EINVAL;
 	}
@@ -136,127 +138,205 @@ int capture_opts__parse_ret(const char *arg, __s64 *ret)
 	return 0;
 }
 
-int capture_opts__parse(struct capture_opts *o, int opt, const char *arg, const char *who)
+int capture_opts__parse_lbr_mode(const char *arg, enum capture_lbr_mode *mode)
 {
+	if (!strcmp(arg, "auto"))
+		*mode = CAPTURE_LBR_AUTO;
+	else if (!strcmp(arg, "off"))
+		*mode = CAPTURE_LBR_OFF;
+	else if (!strcmp(arg, "external"))
+		*mode = CAPTURE_LBR_EXTERNAL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int opt_event(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	return add_event(obj, arg);
+}
+
+static int opt_task(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+	char name[16];
 	__u64 v;
 
-	switch (opt) {
-	case 'e':
-		return add_event(o, arg) ?: 1;
-	case 'p':
-	case 't':
-		if (parse_u64(who, opt == 'p' ? "--pid" : "--tid", arg, INT_MAX, &v))
-			return -EINVAL;
-		if (!v) {
-			fprintf(stderr, "%s: bad value '0' for %s\n", who,
-				opt == 'p' ? "--pid" : "--tid");
-			return -EINVAL;
-		}
-		if (opt == 'p')
-			o->pid = v;
-		else
-			o->tid = v;
-		return 1;
-	case CAPTURE_OPT_COMM:
-		if (!*arg || strlen(arg) >= LBRSNAP_COMM_LEN) {
-			fprintf(stderr, "%s: bad --comm '%s': 1 to 15 characters\n", who, arg);
-			return -EINVAL;
-		}
-		o->comm = arg;
-		return 1;
-	case CAPTURE_OPT_ERRORS:
-		if (!arg) {
-			o->errors = LBRSNAP_ERR_ERRNO;
-		} else if (!strcmp(arg, "null")) {
-			o->errors = LBRSNAP_ERR_ERRNO | LBRSNAP_ERR_NULL;
-		} else {
-			fprintf(stderr, "%s: bad --errors='%s': only --errors=null (NULL pointers "
-				"too) takes a value\n", who, arg);
-			return -EINVAL;
-		}
-		return 1;
-	case CAPTURE_OPT_RET:
-		if (capture_opts__parse_ret(arg, &o->ret)) {
-			fprintf(stderr, "%s: bad --ret '%s': a number, -ENAME, true, false or "
-				"NULL\n", who, arg);
-			return -EINVAL;
-		}
-		o->ret_on = true;
-		return 1;
-	case CAPTURE_OPT_SAMPLE:
-		if (parse_u64(who, "--sample", arg, UINT_MAX, &v))
-			return -EINVAL;
-		if (!v) {
-			fprintf(stderr, "%s: --sample needs N >= 1\n", who);
-			return -EINVAL;
-		}
-		o->sample = v;
-		return 1;
-	case 'j':
-		o->branch_filter = arg;
-		return 1;
-	case CAPTURE_OPT_STACK:
-		o->stack = true;
-		return 1;
-	case CAPTURE_OPT_USER_STACK:
-		o->user_stack = true;
-		return 1;
-	case CAPTURE_OPT_LBR:
-		if (!strcmp(arg, "auto")) {
-			o->lbr_mode = CAPTURE_LBR_AUTO;
-		} else if (!strcmp(arg, "off")) {
-			o->lbr_mode = CAPTURE_LBR_OFF;
-		} else if (!strcmp(arg, "external")) {
-			o->lbr_mode = CAPTURE_LBR_EXTERNAL;
-		} else {
-			fprintf(stderr, "%s: bad --lbr '%s': auto, off or external\n", who, arg);
-			return -EINVAL;
-		}
-		return 1;
-	case CAPTURE_OPT_RINGBUF:
-		return parse_size(who, arg, &o->ringbuf_bytes) ?: 1;
-	case CAPTURE_OPT_MAX_SIZE:
-		return parse_max_size(who, arg, &o->max_size) ?: 1;
-	case CAPTURE_OPT_SLOTS:
-		if (parse_u64(who, "--slots", arg, LBRSNAP_MAX_SLOTS, &v))
-			return -EINVAL;
-		if (!v || (v & (v - 1))) {
-			fprintf(stderr, "%s: bad --slots '%s': a power of two from 1 to %d\n",
-				who, arg, LBRSNAP_MAX_SLOTS);
-			return -EINVAL;
-		}
-		o->slots = v;
-		return 1;
-	case CAPTURE_OPT_FOLLOW_MAX:
-		if (parse_u64(who, "--follow-max", arg, 1 << 24, &v))
-			return -EINVAL;
-		if (!v) {
-			fprintf(stderr, "%s: --follow-max needs N >= 1\n", who);
-			return -EINVAL;
-		}
-		o->follow_max = v;
-		return 1;
-	case CAPTURE_OPT_FILTER:
-		return add_filter(o, arg, who) ? -EINVAL : 1;
-	case CAPTURE_OPT_NO_ARGS:
-		o->no_args = true;
-		return 1;
-	case CAPTURE_OPT_STRING_LEN:
-		if (parse_u64(who, "--string-len", arg, LBRSNAP_MAX_STRING_LEN, &v))
-			return -EINVAL;
-		if (!v) {
-			fprintf(stderr, "%s: --string-len needs N >= 1\n", who);
-			return -EINVAL;
-		}
-		o->string_len = v;
-		return 1;
-	case 'v':
-		o->verbose++;
-		return 1;
-	default:
-		return 0;
+	snprintf(name, sizeof(name), "--%s", row->long_name);
+	if (parse_u64(who, name, arg, INT_MAX, &v))
+		return -EINVAL;
+	if (!v) {
+		pr_warn("%s: bad value '0' for %s\n", who, name);
+		return -EINVAL;
 	}
+	if (row->short_name == 'p')
+		o->pid = v;
+	else
+		o->tid = v;
+	return 0;
 }
+
+static int opt_comm(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+
+	if (!*arg || strlen(arg) >= LBRSNAP_COMM_LEN) {
+		pr_warn("%s: bad --comm '%s': 1 to 15 characters\n", who, arg);
+		return -EINVAL;
+	}
+	o->comm = arg;
+	return 0;
+}
+
+static int opt_errors(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+
+	if (!arg) {
+		o->errors = LBRSNAP_ERR_ERRNO;
+	} else if (!strcmp(arg, "null")) {
+		o->errors = LBRSNAP_ERR_ERRNO | LBRSNAP_ERR_NULL;
+	} else {
+		pr_warn("%s: bad --errors='%s': only --errors=null (NULL pointers too) takes a "
+			"value\n", who, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int opt_ret(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+
+	if (capture_opts__parse_ret(arg, &o->ret)) {
+		pr_warn("%s: bad --ret '%s': a number, -ENAME, true, false or NULL\n", who, arg);
+		return -EINVAL;
+	}
+	o->ret_on = true;
+	return 0;
+}
+
+/* --sample, --follow-max, --string-len: a count from 1 to a maximum */
+static int opt_count(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+	const char *name = row->long_name;
+	__u64 max = !strcmp(name, "sample") ? UINT_MAX :
+		    !strcmp(name, "follow-max") ? 1 << 24 : LBRSNAP_MAX_STRING_LEN;
+	char opt[16];
+	__u64 v;
+
+	snprintf(opt, sizeof(opt), "--%s", name);
+	if (parse_u64(who, opt, arg, max, &v))
+		return -EINVAL;
+	if (!v) {
+		pr_warn("%s: %s needs N >= 1\n", who, opt);
+		return -EINVAL;
+	}
+	if (!strcmp(name, "sample"))
+		o->sample = v;
+	else if (!strcmp(name, "follow-max"))
+		o->follow_max = v;
+	else
+		o->string_len = v;
+	return 0;
+}
+
+static int opt_lbr(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+
+	if (capture_opts__parse_lbr_mode(arg, &o->lbr_mode)) {
+		pr_warn("%s: bad --lbr '%s': auto, off or external\n", who, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int opt_ringbuf(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	return parse_size(who, arg, &((struct capture_opts *)obj)->ringbuf_bytes);
+}
+
+static int opt_max_size(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	return parse_max_size(who, arg, &((struct capture_opts *)obj)->max_size);
+}
+
+static int opt_slots(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+	__u64 v;
+
+	if (parse_u64(who, "--slots", arg, LBRSNAP_MAX_SLOTS, &v))
+		return -EINVAL;
+	if (!v || (v & (v - 1))) {
+		pr_warn("%s: bad --slots '%s': a power of two from 1 to %d\n", who, arg,
+			LBRSNAP_MAX_SLOTS);
+		return -EINVAL;
+	}
+	o->slots = v;
+	return 0;
+}
+
+static int opt_filter(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	return add_filter(obj, arg, who) ? -EINVAL : 0;
+}
+
+/* -e's help: the kinds, one line each, from their table */
+static const char *event_help(void)
+{
+	static char text[2048];
+
+	if (!text[0])
+		snprintf(text, sizeof(text), "attach point, repeatable, one of:\n%sglobs allowed "
+			 "in kernel names (fexit:tcp_*); default: " CAPTURE_DEFAULT_EVENT
+			 " --errors", attach_kinds__help());
+	return text;
+}
+
+
+const struct opt_row capture_opts__rows[] = {
+	{ .type = OPT_CALLBACK, .short_name = 'e', .long_name = "event",
+	  .arg = OPT_ARG_REQUIRED, .argname = "SPEC", .cb = opt_event, .help_fn = event_help },
+	OPT_ROW_CALLBACK('p', "pid", "PID", opt_task, "only this process"),
+	OPT_ROW_CALLBACK('t', "tid", "TID", opt_task, "only this thread"),
+	OPT_ROW_CALLBACK(0, "comm", "NAME", opt_comm, "only tasks with this comm"),
+	{ .type = OPT_CALLBACK, .long_name = "errors", .arg = OPT_ARG_OPTIONAL,
+	  .argname = "null", .cb = opt_errors,
+	  .help = "only errors: -4095..-1 for signed returns, ERR_PTR for pointers (=null: "
+		  "NULL too); never unsigned or bool ones" },
+	OPT_ROW_CALLBACK(0, "ret", "VALUE", opt_ret, "only this return value, as its type reads: "
+		    "-17, -EEXIST, 4294967295, true, false, NULL"),
+	OPT_ROW_CALLBACK(0, "sample", "N", opt_count, "keep 1 of N matching invocations"),
+	OPT_ROW_STRING('j', "branch-filter", "F", struct capture_opts, branch_filter,
+		       "LBR branch filter, perf syntax (default any,k)"),
+	OPT_ROW_BOOL(0, "stack", struct capture_opts, stack,
+		     "capture kernel stacks as well as LBR"),
+	OPT_ROW_BOOL(0, "user-stack", struct capture_opts, user_stack,
+		     "capture the user call stack too, with the processes' maps"),
+	OPT_ROW_CALLBACK(0, "lbr", "MODE", opt_lbr, "auto: enable LBR, else stacks (default); off: "
+		    "stacks only; external: snapshot, another tool (perf record -b) enables LBR"),
+	OPT_ROW_CALLBACK(0, "ringbuf", "SIZE", opt_ringbuf, "ring buffer bytes, power of two, K/M "
+		    "suffix (default 8M)"),
+	OPT_ROW_CALLBACK(0, "slots", "N", opt_slots, "snapshot slots per attach point, a power of "
+		    "two (default: one per possible CPU, rounded up)"),
+	OPT_ROW_CALLBACK(0, "follow-max", "N", opt_count, "processes followed at once with a command "
+		    "(default 16384)"),
+	OPT_ROW_CALLBACK(0, "filter", "EXPR", opt_filter, "keep records of the --event before it "
+		    "where EXPR holds, e.g. 'fd == 3 && ret == -EBADF', 'filename == \"/tmp/*\"'"),
+	OPT_ROW_BOOL(0, "no-args", struct capture_opts, no_args,
+		     "records without the arguments of the attach point"),
+	OPT_ROW_CALLBACK(0, "string-len", "N", opt_count, "characters kept of a string argument "
+		    "(default 64, max 1024)"),
+	OPT_ROW_CALLBACK(0, "max-size", "SIZE", opt_max_size, "stop before the capture file would "
+		    "pass SIZE bytes (K, M, G suffixes; room kept for the kallsyms copy written at "
+		    "the end)"),
+	OPT_ROW_INCR('v', "verbose", struct capture_opts, verbose,
+		     "more messages (memory per attach point); -vv: libbpf logs"),
+	OPT_ROW_END
+};
 
 void capture_opts__finish(struct capture_opts *o)
 {

@@ -22,7 +22,7 @@ int subcmd__run(const struct subcmd *cmds, const char *prog, const char *man, in
 
 	if (argc < 2) {
 		usage(stderr, cmds, prog, man);
-		return 129;
+		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout, cmds, prog, man);
@@ -39,5 +39,5 @@ int subcmd__run(const struct subcmd *cmds, const char *prog, const char *man, in
 			return c->func(argc - 1, argv + 1);
 	}
 	pr_warn("%s: '%s' is not a command. See '%s --help'.\n", prog, argv[1], prog);
-	return 129;
+	return 2;
 }

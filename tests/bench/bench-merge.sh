@@ -95,9 +95,9 @@ bench_merge() {
 	bench_cmd "lbrsnap record -e raw_tp:sys_exit --comm bench-merge --errors --ringbuf 256M" \
 		"-- syscall-load --comm bench-merge --fail N"
 	bench_cmd "cp IN OUT; dd if=IN of=OUT bs=1M conv=fsync"
-	bench_cmd "lbrsnap inject --force -i in.perf --lbr cap.data -o out.perf;" \
+	bench_cmd "lbrsnap inject --force -i in.perf --capture cap.data -o out.perf;" \
 		"perf inject -i in.perf -o out.perf"
-	bench_cmd "trace-cmd-lbr merge -q --force -i in.dat --lbr cap.data -o out.dat;" \
+	bench_cmd "trace-cmd-lbr merge -q --force -i in.dat --capture cap.data -o out.dat;" \
 		"trace-cmd convert -i in.dat -o out.dat"
 	label=([cp.perf]="perf.data: cp" [dd.perf]="perf.data: dd conv=fsync"
 	       [inj.perf]="perf.data: lbrsnap inject, $MERGE_N records"
@@ -114,15 +114,15 @@ bench_merge() {
 			merge_time cp.$f cp "$d/in.$f" "$d/out.$f" || return 1
 			merge_time dd.$f dd if="$d/in.$f" of="$d/out.$f" bs=1M conv=fsync || return 1
 		done
-		merge_time inj.perf lbrsnap inject --force -i "$d/in.perf" --lbr "$d/cap$MERGE_N.data" \
+		merge_time inj.perf lbrsnap inject --force -i "$d/in.perf" --capture "$d/cap$MERGE_N.data" \
 			-o "$d/out.perf" || return 1
-		merge_time inj10.perf lbrsnap inject --force -i "$d/in.perf" --lbr "$d/cap$n10.data" \
+		merge_time inj10.perf lbrsnap inject --force -i "$d/in.perf" --capture "$d/cap$n10.data" \
 			-o "$d/out.perf" || return 1
 		merge_time peer.perf perf inject -i "$d/in.perf" -o "$d/out.perf" || return 1
 		merge_time inj.dat trace-cmd-lbr merge -q --force -i "$d/in.dat" \
-			--lbr "$d/cap$MERGE_N.data" -o "$d/out.dat" || return 1
+			--capture "$d/cap$MERGE_N.data" -o "$d/out.dat" || return 1
 		merge_time inj10.dat trace-cmd-lbr merge -q --force -i "$d/in.dat" \
-			--lbr "$d/cap$n10.data" -o "$d/out.dat" || return 1
+			--capture "$d/cap$n10.data" -o "$d/out.dat" || return 1
 		merge_time peer.dat trace-cmd convert -i "$d/in.dat" -o "$d/out.dat" || return 1
 	done
 	for k in cp.perf dd.perf inj.perf inj10.perf peer.perf cp.dat dd.dat inj.dat inj10.dat \

@@ -8,28 +8,27 @@
 #include "capture-opts.h"
 #include "fuzz-file.h"
 
-static const int opts[] = {
-	'e', 'p', 't', 'j', 'v', CAPTURE_OPT_COMM, CAPTURE_OPT_ERRORS, CAPTURE_OPT_RET,
-	CAPTURE_OPT_SAMPLE, CAPTURE_OPT_STACK, CAPTURE_OPT_LBR, CAPTURE_OPT_RINGBUF,
-	CAPTURE_OPT_SLOTS, CAPTURE_OPT_FOLLOW_MAX, 'x',
-};
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *line = fuzz_file__str(data, size), *p = line, *end = line + size;
 	struct capture_opts o = {};
+	size_t nr_rows = 0;
 	__s64 ret;
 
+	while (capture_opts__rows[nr_rows].type != OPT_END)
+		nr_rows++;
 	while (p < end) {
 		size_t n = strlen(p);
-		int opt = opts[(unsigned char)*p % (sizeof(opts) / sizeof(opts[0]))];
-
+		/* one more than the rows: an option that is not one is left alone */
+		size_t k = (unsigned char)*p % (nr_rows + 1);
+		const struct opt_row *row = &capture_opts__rows[k];
 		const char *arg = n ? p + 1 : "";
 
 		/* as getopt_long() gives them: no argument, or an optional one left out */
-		if (opt == 'v' || opt == CAPTURE_OPT_STACK || (opt == CAPTURE_OPT_ERRORS && !n))
+		if (row->arg == OPT_ARG_NONE || (row->arg == OPT_ARG_OPTIONAL && !n))
 			arg = NULL;
-		capture_opts__parse(&o, opt, arg, "fuzz");
+		if (k < nr_rows)
+			opt_row__apply(row, arg, &o, "fuzz");
 		if (n)
 			capture_opts__parse_ret(p + 1, &ret);
 		p += n + 1;

@@ -8,9 +8,11 @@ UNIT_BINS := $(patsubst %.c,$(OUT)/%,$(UNIT_SRCS))
 $(OUT)/tests/unit/%.o: CFLAGS += -Itests/unit -Icli
 $(patsubst %,%.o,$(UNIT_BINS)): | $(BPF_SKELS)
 
+# objects first: a front end's object (test-report's) uses the library too
 $(OUT)/tests/unit/test-%: $(OUT)/tests/unit/test-%.o $(OUT)/tests/unit/cunit-main.o $(LIBLBRSNAP)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lpthread
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter-out %.o,$^) $(PKG_LIBS) -lcunit \
+		-lpthread
 
 ALL_TARGETS += $(UNIT_BINS)
 

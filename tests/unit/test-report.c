@@ -547,7 +547,7 @@ static void test_command(void)
 	free(err);
 
 	args[0] = "--bogus";
-	CU_ASSERT_EQUAL(run_report(args, 1, &out, &err), 129);
+	CU_ASSERT_EQUAL(run_report(args, 1, &out, &err), 2);
 	CU_ASSERT(at(err, "usage: lbrsnap report") >= 0);
 	free(out);
 	free(err);

@@ -19,7 +19,7 @@ perf record -q -k mono -e sched:sched_switch -a -o rec.data -- sh -c \
 	 syscall-load --comm lbrt-pm --open-missing 10' > /dev/null 2> perf.err
 kill -INT "$rec"
 wait "$rec"
-lbrsnap inject -i rec.data --lbr cap.data -o merged.data 2> inject.err
+lbrsnap inject -i rec.data --capture cap.data -o merged.data 2> inject.err
 echo "inject=$?"
 
 lbrsnap record -e fexit:do_sys_openat2 --comm lbrt-pm2 --errors \

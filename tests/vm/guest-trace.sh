@@ -9,7 +9,7 @@ cd "$TEST_TMP" || exit 1
 k=$(uname -r | cut -d. -f1,2)
 [ -e /sys/kernel/tracing/trace_clock ] || mount -t tracefs nodev /sys/kernel/tracing
 
-trace-cmd-lbr record -e sched:sched_switch --lbr fexit:do_sys_openat2 --errors --stack \
+trace-cmd-lbr record -e sched:sched_switch --event fexit:do_sys_openat2 --errors --stack \
 	--follow --keep -o m.dat -- syscall-load --comm lbrt-tc --open-missing 12 > w.out 2> w.err
 rc=$?
 check_eq "$k: record exits 0" 0 "$rc"
