@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Rendering of capture records as text (retsnoop-like branch listings, oldest first) or
- * JSON Lines (one object per record, then one summary object).
- *
- * JSON strings carry arbitrary bytes (comm is whatever the task set): bytes outside
- * printable ASCII become \u00XX, i.e. each byte is read as a Latin-1 code point, which
- * keeps the output valid UTF-8 and loses nothing. Addresses are hex strings because
- * kernel addresses do not fit a double.
+ * JSON Lines (one object per record, then one summary object) through json-writer.h, which
+ * escapes strings. Addresses are hex strings because kernel addresses do not fit a double.
  */
 #include <errno.h>
 #include <string.h>
 #include "lbr-stale.h"
 #include "report.h"
 #include "arg-value.h"
+#include "json-writer.h"
 #include "ret-value.h"
 #include "trim.h"
 #include "user-frames.h"
@@ -50,36 +47,6 @@ static const char *const loss_texts[LBRSNAP_LOSS__MAX] = {
 	[LBRSNAP_LOSS_UNREAD] = "submitted but never read: %llu record%s missing from the file",
 	[LBRSNAP_LOSS_NESTED] = "programs nested too deep on a CPU: %llu record%s lost",
 };
-
-void report__json_str(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	fputc('"', out);
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-static void json_cstr(FILE *out, const char *s)
-{
-	if (s)
-		report__json_str(out, s, strlen(s));
-	else
-		fputs("null", out);
-}
 
 static size_t comm_len(const struct lbrsnap_event *ev)
 {
@@ -166,7 +133,7 @@ static void text_branch_loc(struct report *r, const struct lbr_record *rec,
 		text_loc(r->out, loc, addr);
 		return;
 	}
-	user_frames__lookup(r, rec->ev->pid, addr, false, &u);
+	user_frames__lookup(&r->usyms, r->file, rec->ev->pid, addr, false, &u);
 	fputs(usym__format(&u, addr, buf, sizeof(buf)), r->out);
 }
 
@@ -358,13 +325,16 @@ static void text_lbr_stale(struct report *r, const struct lbr_record *rec)
 		fputs("    [LBR was off on this CPU: branches may be stale]\n", r->out);
 }
 
-static void json_lbr_stale(struct report *r, const struct lbr_record *rec)
+static void json_lbr_stale(struct report *r, struct json_writer *w, const struct lbr_record *rec)
 {
-	fprintf(r->out, ",\"lbr_stale\":%s", rec_lbr_stale(r, rec) ? "true" : "false");
+	json__field_bool(w, "lbr_stale", rec_lbr_stale(r, rec));
 }
 
-/* Summary: per CPU, how long LBR was off and how many records fall in that time. */
-static int lbr_off_summary(struct report *r)
+/*
+ * Summary: per CPU, how long LBR was off and how many records fall in that time; as members
+ * of the JSON summary object in w, or (w NULL) as text lines.
+ */
+static int lbr_off_summary(struct report *r, struct json_writer *w)
 {
 	struct lbr_stale s = {};
 	FILE *out = r->out;
@@ -375,109 +345,129 @@ static int lbr_off_summary(struct report *r)
 	err = r->file ? lbr_stale__tally(r->file, &s) : 0;
 	if (err)
 		return err;
-	if (r->json)
-		fputs(",\"lbr_off\":[", out);
+	if (w) {
+		json__key(w, "lbr_off");
+		json__begin_array(w);
+	}
 	for (i = 0; i < s.nr_cpus; i++) {
 		const struct lbr_stale_cpu *c = &s.cpus[i];
 
-		if (r->json)
-			fprintf(out, "%s{\"cpu\":%u,\"intervals\":%u,\"off_ns\":%llu,"
-				"\"stale_records\":%llu}", i ? "," : "", c->cpu, c->nr_gaps,
-				(unsigned long long)c->off_ns, (unsigned long long)c->records);
-		else
+		if (w) {
+			json__begin_object(w);
+			json__field_u64(w, "cpu", c->cpu);
+			json__field_u64(w, "intervals", c->nr_gaps);
+			json__field_u64(w, "off_ns", c->off_ns);
+			json__field_u64(w, "stale_records", c->records);
+			json__end_object(w);
+		} else {
 			fprintf(out, "[ lbrsnap: cpu %u: LBR was off for up to %s (%u interval%s): "
 				"%llu record%s may have stale branches ]\n", c->cpu,
 				lbr_stale__duration(c->off_ns, dur, sizeof(dur)), c->nr_gaps,
 				c->nr_gaps == 1 ? "" : "s", (unsigned long long)c->records,
 				c->records == 1 ? "" : "s");
+		}
 	}
-	if (r->json)
-		fprintf(out, "],\"lbr_stale_records\":%llu", (unsigned long long)s.records);
+	if (w) {
+		json__end_array(w);
+		json__field_u64(w, "lbr_stale_records", s.records);
+	}
 	lbr_stale__free(&s);
 	return 0;
 }
 
-static void json_loc(FILE *out, const char *key, const struct symbolize_loc *loc, __u64 addr)
+/* the keys of a location's symbol and source position */
+struct loc_keys {
+	const char *sym;
+	const char *src;
+};
+
+static const struct loc_keys from_keys = { "from_sym", "from_src" };
+static const struct loc_keys to_keys = { "to_sym", "to_src" };
+
+static void json_loc(struct json_writer *w, const struct loc_keys *keys,
+		     const struct symbolize_loc *loc, __u64 addr)
 {
 	char buf[SYM_LEN];
 
-	fprintf(out, ",\"%s_sym\":", key);
-	json_cstr(out, loc->sym ? symbolize__format(loc, addr, buf, sizeof(buf)) : NULL);
-	fprintf(out, ",\"%s_src\":", key);
-	json_cstr(out, src_str(loc, buf, sizeof(buf)));
+	json__field_string(w, keys->sym, loc->sym ? symbolize__format(loc, addr, buf, sizeof(buf)) :
+			   NULL);
+	json__field_string(w, keys->src, src_str(loc, buf, sizeof(buf)));
 }
 
 /* user addresses (-j u): "func+0xoff (path)" as the text has it, no source position */
-static void json_branch_loc(struct report *r, const struct lbr_record *rec, const char *key,
-			    const struct symbolize_loc *loc, __u64 addr)
+static void json_branch_loc(struct report *r, struct json_writer *w, const struct lbr_record *rec,
+			    const struct loc_keys *keys, const struct symbolize_loc *loc,
+			    __u64 addr)
 {
 	char buf[SYM_LEN + 4096];
 	struct usym_loc u;
 
 	if (!user_frames__is_user(addr) || !r->file) {
-		json_loc(r->out, key, loc, addr);
+		json_loc(w, keys, loc, addr);
 		return;
 	}
-	user_frames__lookup(r, rec->ev->pid, addr, false, &u);
-	fprintf(r->out, ",\"%s_sym\":", key);
-	json_cstr(r->out, u.path ? usym__format(&u, addr, buf, sizeof(buf)) : NULL);
-	fprintf(r->out, ",\"%s_src\":null", key);
+	user_frames__lookup(&r->usyms, r->file, rec->ev->pid, addr, false, &u);
+	json__field_string(w, keys->sym, u.path ? usym__format(&u, addr, buf, sizeof(buf)) : NULL);
+	json__field_string(w, keys->src, NULL);
 }
 
 /* path: a group's path, the entries of its key (no per-record flags) */
-static void json_branches(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
-			  bool path)
+static void json_branches(struct report *r, struct json_writer *w, const struct lbr_record *rec,
+			  unsigned int trimmed, bool path)
 {
 	unsigned int i, first = path && !r->keep_all ? trimmed : 0;
-	FILE *out = r->out;
 
-	fputs(",\"branches\":[", out);
+	json__key(w, "branches");
+	json__begin_array(w);
 	for (i = first; i < rec->ev->nr_branches; i++) {
 		const struct lbrsnap_branch *b = &rec->branches[i];
 		struct symbolize_loc from, to;
 
 		lookup(r, b->from, false, &from);
 		lookup(r, b->to, false, &to);
-		fprintf(out, "%s{\"from\":\"0x%llx\",\"to\":\"0x%llx\"", i > first ? "," : "",
-			(unsigned long long)b->from, (unsigned long long)b->to);
+		json__begin_object(w);
+		json__key(w, "from");
+		json__stringf(w, "0x%llx", (unsigned long long)b->from);
+		json__key(w, "to");
+		json__stringf(w, "0x%llx", (unsigned long long)b->to);
 		/* from_sym/from_src, then to_sym/to_src */
-		json_branch_loc(r, rec, "from", &from, b->from);
-		json_branch_loc(r, rec, "to", &to, b->to);
-		if (path) {
-			fprintf(out, ",\"trimmed\":%s}", i < trimmed ? "true" : "false");
-			continue;
+		json_branch_loc(r, w, rec, &from_keys, &from, b->from);
+		json_branch_loc(r, w, rec, &to_keys, &to, b->to);
+		if (!path) {
+			json__field_u64(w, "flags", b->flags);
+			json__field_bool(w, "mispred", BR_MISPRED(b->flags));
+			json__field_bool(w, "predicted", BR_PREDICTED(b->flags));
+			json__field_u64(w, "cycles", BR_CYCLES(b->flags));
+			json__field_string(w, "type", branch_types[BR_TYPE(b->flags)]);
 		}
-		fprintf(out, ",\"flags\":%llu,\"mispred\":%s,\"predicted\":%s,\"cycles\":%llu,"
-			"\"type\":\"%s\",\"trimmed\":%s}", (unsigned long long)b->flags,
-			BR_MISPRED(b->flags) ? "true" : "false",
-			BR_PREDICTED(b->flags) ? "true" : "false",
-			(unsigned long long)BR_CYCLES(b->flags), branch_types[BR_TYPE(b->flags)],
-			i < trimmed ? "true" : "false");
+		json__field_bool(w, "trimmed", i < trimmed);
+		json__end_object(w);
 	}
-	fputc(']', out);
+	json__end_array(w);
 }
 
-static void json_stack(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
-		       bool path)
+static void json_stack(struct report *r, struct json_writer *w, const struct lbr_record *rec,
+		       unsigned int trimmed, bool path)
 {
 	unsigned int i, first = path && !r->keep_all ? trimmed : 0;
-	FILE *out = r->out;
 	char buf[SYM_LEN];
 
-	fputs(",\"stack\":[", out);
+	json__key(w, "stack");
+	json__begin_array(w);
 	for (i = first; i < rec->ev->nr_stack; i++) {
 		struct symbolize_loc loc;
 
 		lookup(r, rec->stack[i], true, &loc);
-		fprintf(out, "%s{\"addr\":\"0x%llx\",\"sym\":", i > first ? "," : "",
-			(unsigned long long)rec->stack[i]);
-		json_cstr(out, loc.sym ? symbolize__format(&loc, rec->stack[i], buf, sizeof(buf)) :
-			  NULL);
-		fputs(",\"src\":", out);
-		json_cstr(out, src_str(&loc, buf, sizeof(buf)));
-		fprintf(out, ",\"trimmed\":%s}", i < trimmed ? "true" : "false");
+		json__begin_object(w);
+		json__key(w, "addr");
+		json__stringf(w, "0x%llx", (unsigned long long)rec->stack[i]);
+		json__field_string(w, "sym", loc.sym ? symbolize__format(&loc, rec->stack[i], buf,
+									 sizeof(buf)) : NULL);
+		json__field_string(w, "src", src_str(&loc, buf, sizeof(buf)));
+		json__field_bool(w, "trimmed", i < trimmed);
+		json__end_object(w);
 	}
-	fputc(']', out);
+	json__end_array(w);
 }
 
 /*
@@ -485,7 +475,7 @@ static void json_stack(struct report *r, const struct lbr_record *rec, unsigned 
  * reads numbers as doubles), else as a string of their digits; bools as true/false;
  * pointers as the formatted string ("0xffff888103a4c000", "NULL", "ERR_PTR(-ENOENT)").
  */
-static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
+static void json_ret(struct json_writer *w, enum lbrsnap_ret_kind kind, __s64 value)
 {
 	const __u64 exact = 1ULL << 53;
 	char val[LBR_RET_LEN];
@@ -494,10 +484,10 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
 	lbr_ret__format(kind, value, val, sizeof(val));
 	switch (kind) {
 	case LBRSNAP_RET_NONE:
-		fputs("null", out);
+		json__null(w);
 		return;
 	case LBRSNAP_RET_BOOL:
-		fputs(val, out);
+		json__bool(w, value);
 		return;
 	case LBRSNAP_RET_POINTER:
 		number = false;
@@ -510,9 +500,9 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
 		break;
 	}
 	if (number)
-		fputs(val, out);
+		json__raw(w, val);
 	else
-		json_cstr(out, val);
+		json__string(w, val);
 }
 
 /*
@@ -520,98 +510,102 @@ static void json_ret(FILE *out, enum lbrsnap_ret_kind kind, __s64 value)
  * numbers as JSON numbers where exact, enums, flags, modes and pointers as their text,
  * strings as strings ("args_truncated" names those cut at --string-len).
  */
-static void json_args(struct report *r, const struct lbr_record *rec,
+static void json_args(struct report *r, struct json_writer *w, const struct lbr_record *rec,
 		      const struct lbr_attach_point *ap, bool with_args)
 {
 	struct lbr_args view;
 	struct lbr_arg arg;
-	FILE *out = r->out;
 	bool any = false;
 	__u32 i;
 
 	if (!lbr_args__view(r->file, ap, rec, &view))
 		return;
-	fputs(",\"syscall\":", out);
-	json_cstr(out, view.syscall_nr >= 0 ? view.call : NULL);
+	json__field_string(w, "syscall", view.syscall_nr >= 0 ? view.call : NULL);
 	if (!with_args)
 		return;
-	fputs(",\"args\":{", out);
+	json__key(w, "args");
+	json__begin_object(w);
 	for (i = 0; i < view.nr; i++) {
 		lbr_args__get(&view, i, &arg);
-		fprintf(out, "%s", i ? "," : "");
-		json_cstr(out, arg.name);
-		fputc(':', out);
+		json__key(w, arg.name);
 		if (arg.kind == LBRSNAP_ARG_STRING && arg.str) {
-			report__json_str(out, arg.str, arg.str_len);
+			json__string_len(w, arg.str, arg.str_len);
 		} else if (arg.base == 'd' && arg.kind != LBRSNAP_ARG_STRING && !*arg.enums) {
-			json_ret(out, arg.kind, arg.value);
+			json_ret(w, arg.kind, arg.value);
 		} else {
 			lbr_arg__format(&arg, args_buf, sizeof(args_buf));
-			json_cstr(out, args_buf);
+			json__string(w, args_buf);
 		}
 	}
-	fputc('}', out);
+	json__end_object(w);
 	for (i = 0; i < view.nr; i++) {
 		lbr_args__get(&view, i, &arg);
 		if (!arg.truncated)
 			continue;
-		fputs(any ? "," : ",\"args_truncated\":[", out);
-		json_cstr(out, arg.name);
+		if (!any) {
+			json__key(w, "args_truncated");
+			json__begin_array(w);
+		}
+		json__string(w, arg.name);
 		any = true;
 	}
 	if (any)
-		fputc(']', out);
+		json__end_array(w);
 }
 
 /* "time_ns", "cpu", "pid", "tid", "comm" */
-static void json_when(FILE *out, const struct lbrsnap_event *ev)
+static void json_when(struct json_writer *w, const struct lbrsnap_event *ev)
 {
 	/* a string: nanoseconds since boot pass 2^53 after 104 days, and jq rounds them */
-	fprintf(out, "\"time_ns\":\"%llu\",\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-		(unsigned long long)ev->time_ns, ev->cpu, ev->pid, ev->tid);
-	report__json_str(out, ev->comm, comm_len(ev));
+	json__key(w, "time_ns");
+	json__stringf(w, "%llu", (unsigned long long)ev->time_ns);
+	json__field_u64(w, "cpu", ev->cpu);
+	json__field_u64(w, "pid", ev->pid);
+	json__field_u64(w, "tid", ev->tid);
+	json__key(w, "comm");
+	json__string_len(w, ev->comm, comm_len(ev));
 }
 
-/* ",ap", "spec", "target", "ret", "ret_type", "errno" */
-static void json_what(struct report *r, const struct lbr_record *rec)
+/* "ap", "spec", "target", "ret", "ret_type", "errno" */
+static void json_what(struct report *r, struct json_writer *w, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_attach_point *ap = rec_ap(r, rec);
 	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
-	FILE *out = r->out;
 
-	fprintf(out, ",\"ap\":%u,\"spec\":", ev->ap);
-	json_cstr(out, ap ? ap->spec : NULL);
-	fputs(",\"target\":", out);
-	json_cstr(out, ap ? ap->target : NULL);
-	fputs(",\"ret\":", out);
-	json_ret(out, kind, ev->ret);
-	fputs(",\"ret_type\":", out);
-	json_cstr(out, ret_type_unknown(ap, kind) ? "unknown" :
-		  kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
-	fputs(",\"errno\":", out);
-	json_cstr(out, lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
+	json__field_u64(w, "ap", ev->ap);
+	json__field_string(w, "spec", ap ? ap->spec : NULL);
+	json__field_string(w, "target", ap ? ap->target : NULL);
+	json__key(w, "ret");
+	json_ret(w, kind, ev->ret);
+	json__field_string(w, "ret_type", ret_type_unknown(ap, kind) ? "unknown" :
+			   kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
+	json__field_string(w, "errno", lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
 }
 
 static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
 			unsigned int stack_trimmed)
 {
 	const struct lbrsnap_event *ev = rec->ev;
-	FILE *out = r->out;
+	struct json_writer w;
 
-	fputc('{', out);
-	json_when(out, ev);
-	json_what(r, rec);
-	json_args(r, rec, rec_ap(r, rec), true);
-	fprintf(out, ",\"flags\":%u,\"clobbered\":%s,\"lbr_ret\":%d,\"stack_err\":%d,"
-		"\"seq\":%llu,\"trimmed\":%u,\"stack_trimmed\":%u", ev->flags,
-		ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", ev->lbr_ret, ev->stack_err,
-		(unsigned long long)ev->seq, trimmed, stack_trimmed);
-	json_lbr_stale(r, rec);
-	json_branches(r, rec, trimmed, false);
-	json_stack(r, rec, stack_trimmed, false);
-	user_frames__json(r, rec);
-	fputs("}\n", out);
+	json_writer__init(&w, r->out);
+	json__begin_object(&w);
+	json_when(&w, ev);
+	json_what(r, &w, rec);
+	json_args(r, &w, rec, rec_ap(r, rec), true);
+	json__field_u64(&w, "flags", ev->flags);
+	json__field_bool(&w, "clobbered", ev->flags & LBRSNAP_EV_CLOBBERED);
+	json__field_s64(&w, "lbr_ret", ev->lbr_ret);
+	json__field_s64(&w, "stack_err", ev->stack_err);
+	json__field_u64(&w, "seq", ev->seq);
+	json__field_u64(&w, "trimmed", trimmed);
+	json__field_u64(&w, "stack_trimmed", stack_trimmed);
+	json_lbr_stale(r, &w, rec);
+	json_branches(r, &w, rec, trimmed, false);
+	json_stack(r, &w, rec, stack_trimmed, false);
+	user_frames__json(&w, &r->usyms, r->file, rec);
+	json__end_object(&w);
 }
 
 /* How many of the newest branches and innermost frames are the tracing path (trim.h). */
@@ -651,7 +645,7 @@ int report__record(struct report *r, const struct lbr_record *rec)
 			text_branches(r, rec, trimmed, false);
 		if (ev->nr_stack)
 			text_stack(r, rec, stack_trimmed, false);
-		user_frames__text(r, rec);
+		user_frames__text(r->out, &r->usyms, r->file, rec);
 		text_notes(r, rec);
 		text_lbr_stale(r, rec);
 		fputc('\n', r->out);
@@ -725,39 +719,45 @@ static int json_summary(struct report *r)
 {
 	const struct lbrfile_counts *counts = r->file ? lbrfile__counts(r->file) : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
-	FILE *out = r->out;
+	struct json_writer w;
 	__u64 procs, gone;
 	int c, err;
 
-	fputs("{\"losses\":[", out);
+	json_writer__init(&w, r->out);
+	json__begin_object(&w);
+	json__key(&w, "losses");
+	json__begin_array(&w);
 	for (ap = 0; ap < nr_ap; ap++) {
 		const struct lbr_attach_point *a = lbrfile__attach(r->file, ap);
 
-		fprintf(out, "%s{\"ap\":%zu,\"spec\":", ap ? "," : "", ap);
-		json_cstr(out, a->spec);
+		json__begin_object(&w);
+		json__field_u64(&w, "ap", ap);
+		json__field_string(&w, "spec", a->spec);
 		for (c = 0; c < LBRSNAP_LOSS__MAX; c++)
-			fprintf(out, ",\"%s\":%llu", loss_keys[c],
-				(unsigned long long)lbrfile__loss(r->file, ap, c));
-		fputc('}', out);
+			json__field_u64(&w, loss_keys[c], lbrfile__loss(r->file, ap, c));
+		json__end_object(&w);
 	}
-	fprintf(out, "],\"records\":%llu", (unsigned long long)r->nr_records);
+	json__end_array(&w);
+	json__field_u64(&w, "records", r->nr_records);
 	if (r->group)
-		fprintf(out, ",\"groups\":%llu", (unsigned long long)r->nr_groups);
-	if (counts)
-		fprintf(out, ",\"counts\":{\"hits\":%llu,\"records\":%llu,\"filtered\":%llu,"
-			"\"sampled_out\":%llu,\"emitted\":%llu,\"follow_overflow\":%llu}",
-			(unsigned long long)counts->hits, (unsigned long long)counts->records,
-			(unsigned long long)counts->filtered,
-			(unsigned long long)counts->sampled_out,
-			(unsigned long long)counts->emitted,
-			(unsigned long long)counts->follow_overflow);
+		json__field_u64(&w, "groups", r->nr_groups);
+	if (counts) {
+		json__key(&w, "counts");
+		json__begin_object(&w);
+		json__field_u64(&w, "hits", counts->hits);
+		json__field_u64(&w, "records", counts->records);
+		json__field_u64(&w, "filtered", counts->filtered);
+		json__field_u64(&w, "sampled_out", counts->sampled_out);
+		json__field_u64(&w, "emitted", counts->emitted);
+		json__field_u64(&w, "follow_overflow", counts->follow_overflow);
+		json__end_object(&w);
+	}
 	user_frames__count(r->file, &procs, &gone);
-	fprintf(out, ",\"procs\":%llu,\"procs_gone\":%llu", (unsigned long long)procs,
-		(unsigned long long)gone);
-	fputs(",\"lbr\":", out);
-	json_cstr(out, r->file ? lbrfile__meta(r->file, "lbr") : NULL);
-	err = lbr_off_summary(r);
-	fputs("}\n", out);
+	json__field_u64(&w, "procs", procs);
+	json__field_u64(&w, "procs_gone", gone);
+	json__field_string(&w, "lbr", r->file ? lbrfile__meta(r->file, "lbr") : NULL);
+	err = lbr_off_summary(r, &w);
+	json__end_object(&w);
 	return err;
 }
 
@@ -769,7 +769,7 @@ int report__summary(struct report *r)
 		err = json_summary(r);
 	} else {
 		text_summary(r);
-		err = lbr_off_summary(r);
+		err = lbr_off_summary(r, NULL);
 	}
 	return err ?: ferror(r->out) ? -EIO : 0;
 }
@@ -924,22 +924,31 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 {
 	const struct lbr_record *ex = &g->example;
 	unsigned int trimmed, stack_trimmed;
-	FILE *out = r->out;
+	struct json_writer w;
 
 	rec_trim(r, ex, &trimmed, &stack_trimmed);
-	fprintf(out, "{\"group\":%zu,\"count\":%llu,\"percent\":%.2f,\"key\":\"%016llx\"",
-		index + 1, (unsigned long long)g->count, group_percent(t, g),
-		(unsigned long long)g->hash);
-	json_what(r, ex);
+	json_writer__init(&w, r->out);
+	json__begin_object(&w);
+	json__field_u64(&w, "group", index + 1);
+	json__field_u64(&w, "count", g->count);
+	json__key(&w, "percent");
+	json__double(&w, group_percent(t, g), 2);
+	json__key(&w, "key");
+	json__stringf(&w, "%016llx", (unsigned long long)g->hash);
+	json_what(r, &w, ex);
 	/* a group shares its syscall, not its example's arguments */
-	json_args(r, ex, rec_ap(r, ex), false);
-	fprintf(out, ",\"clobbered\":%s,\"trimmed\":%u,\"stack_trimmed\":%u",
-		ex->ev->flags & LBRSNAP_EV_CLOBBERED ? "true" : "false", trimmed, stack_trimmed);
-	json_branches(r, ex, trimmed, true);
-	json_stack(r, ex, stack_trimmed, true);
-	fputs(",\"first\":{", out);
-	json_when(out, ex->ev);
-	fprintf(out, ",\"seq\":%llu}}\n", (unsigned long long)ex->ev->seq);
+	json_args(r, &w, ex, rec_ap(r, ex), false);
+	json__field_bool(&w, "clobbered", ex->ev->flags & LBRSNAP_EV_CLOBBERED);
+	json__field_u64(&w, "trimmed", trimmed);
+	json__field_u64(&w, "stack_trimmed", stack_trimmed);
+	json_branches(r, &w, ex, trimmed, true);
+	json_stack(r, &w, ex, stack_trimmed, true);
+	json__key(&w, "first");
+	json__begin_object(&w);
+	json_when(&w, ex->ev);
+	json__field_u64(&w, "seq", ex->ev->seq);
+	json__end_object(&w);
+	json__end_object(&w);
 }
 
 static int group_render(struct report *r, const struct group_table *t, size_t index)
@@ -992,7 +1001,7 @@ static int record_cb(const struct lbr_record *rec, void *ctx)
 
 void report__release(struct report *r)
 {
-	user_frames__release(r);
+	user_frames__release(&r->usyms);
 }
 
 int report__run(struct report *r)

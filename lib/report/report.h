@@ -56,7 +56,4 @@ int report__run(struct report *r);
 /* Frees what rendering loaded (user symbols); report__run() does it itself. */
 void report__release(struct report *r);
 
-/* Writes s (len bytes, any byte value) as a JSON string literal, quotes included. */
-void report__json_str(FILE *out, const char *s, size_t len);
-
 #endif /* LBRSNAP_REPORT_H */

@@ -14,7 +14,8 @@ $(OUT)/tests/unit/test-%: $(OUT)/tests/unit/test-%.o $(OUT)/tests/unit/cunit-mai
 
 ALL_TARGETS += $(UNIT_BINS)
 
-# test-report reads its JSON back with json-c (libjson-c-dev, in BUILD_PKGS).
-$(OUT)/tests/unit/test-report: PKG_LIBS += -ljson-c
+# test-report and test-json-writer read their JSON back with json-c (libjson-c-dev, in
+# BUILD_PKGS).
+$(OUT)/tests/unit/test-report $(OUT)/tests/unit/test-json-writer: PKG_LIBS += -ljson-c
 # test-report runs the report command itself
 $(OUT)/tests/unit/test-report: $(OUT)/cli/builtin-report.o

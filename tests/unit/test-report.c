@@ -448,25 +448,6 @@ static void test_json(void)
 	free(out);
 }
 
-static void test_json_escaping(void)
-{
-	static const char raw[] = "q\"\\/\b\f\r\t\x7f\x80\n";
-	char *out = NULL;
-	size_t len = 0;
-	json_object *o;
-	FILE *m;
-
-	m = open_memstream(&out, &len);
-	report__json_str(m, raw, sizeof(raw) - 1);
-	fclose(m);
-	CU_ASSERT_STRING_EQUAL(out, "\"q\\\"\\\\/\\u0008\\u000c\\u000d\\t\\u007f\\u0080\\n\"");
-	o = json_tokener_parse(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_STRING_EQUAL(json_object_get_string(o), "q\"\\/\b\f\r\t\x7f\xc2\x80\n");
-	json_object_put(o);
-	free(out);
-}
-
 static void test_errno_names(void)
 {
 	CU_ASSERT_STRING_EQUAL(lbr_errno__name(ENOENT), "ENOENT");
@@ -1017,7 +998,6 @@ static CU_TestInfo report_tests[] = {
 	{ "text", test_text },
 	{ "text_keep_all", test_text_keep_all },
 	{ "json", test_json },
-	{ "json_escaping", test_json_escaping },
 	{ "errno_names", test_errno_names },
 	{ "version1", test_version1 },
 	{ "version2", test_version2 },
