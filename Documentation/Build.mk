@@ -12,7 +12,7 @@ $(OUT)/man/%.1: Documentation/%.txt | deps-ok
 	$(call msg,MAN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)/usr/bin/python3 -m asciidoc -b docbook -d manpage -a lbrsnap_version=$(LBRSNAP_VER) \
-		-o $(OUT)/man/$*.xml $<
+		-a lbrsnap_fields=../$(OUT)/Documentation -o $(OUT)/man/$*.xml $<
 	$(Q)xsltproc --nonet --stringparam man.output.quietly 1 \
 		--stringparam man.authors.section.enabled 0 \
 		--stringparam refentry.meta.get.quietly 1 -o $(OUT)/man/ $(DOCBOOK_MAN_XSL) \
