@@ -42,6 +42,7 @@ static void print_table(const struct lbr_event_schema *sc, bool perf)
 }
 
 #define JSON_ROW(id, key, doc) printf("|%s |%s\n", key, doc);
+#define JSON_FIELD(kind, ctype, name, src, doc) printf("|%s |%s\n", #name, doc);
 
 int main(int argc, char **argv)
 {
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(what, "doc-json")) {
 		printf("[cols=\"2,7\",options=\"header\"]\n|===\n|Key |Meaning\n");
 		LBR_JSON_RECORD_KEYS(JSON_ROW)
+		LBR_JSON_FIELDS(JSON_FIELD)
 		printf("|===\n");
 	} else {
 		fprintf(stderr, "usage: record-fields perf|doc-perf|doc-tracedat|doc-json\n");

@@ -130,9 +130,13 @@
 	LBRF_frames(F) LBRF_pid(F) LBRF_pad32(F, 0) LBRF_seq(F)
 
 /*
- * The keys of a record's JSON object (lbrsnap report --json), K(ID, "key", meaning); the
- * fields above that a record's object has too carry the same names.
+ * lbrsnap report --json: the record's numbers from the view, after "stack_err", as the rows
+ * above name them (a struct json_writer *json in scope; LBR_F_JSON)
  */
+#define LBR_JSON_FIELDS(F) \
+	LBRF_seq(F) LBRF_trim_branches(F) LBRF_trim_stack(F)
+
+/* The other keys of a record's JSON object, K(ID, "key", meaning) */
 #define LBR_JSON_RECORD_KEYS(K) \
 	K(TIME_NS, "time_ns", "CLOCK_MONOTONIC time of the record, a string of digits") \
 	K(CPU, "cpu", "the CPU") \
@@ -152,9 +156,6 @@
 	K(CLOBBERED, "clobbered", "the snapshot slot was reused: branches dropped") \
 	K(LBR_RET, "lbr_ret", "what bpf_get_branch_snapshot() returned") \
 	K(STACK_ERR, "stack_err", "bpf_get_stack()'s error, 0") \
-	K(SEQ, "seq", "the attach point's invocation number") \
-	K(TRIM_BRANCHES, "trim_branches", "the newest entries that are the tracing path's") \
-	K(TRIM_STACK, "trim_stack", "the innermost frames that are the tracing path's") \
 	K(LBR_STALE, "lbr_stale", "taken while LBR was off on its CPU") \
 	K(BRANCHES, "branches", "the branch entries, oldest first") \
 	K(STACK, "stack", "the kernel stack, innermost first") \
@@ -223,6 +224,11 @@ struct lbr_field_desc {
 
 /* A field's name per row (PAD rows give theirs too: nothing else may use them) */
 #define LBR_F_NAME(kind, ctype, name, src, doc) #name,
+/* One row's name: LBRF_seq(LBR_F_STR) is "seq" */
+#define LBR_F_STR(kind, ctype, name, src, doc) #name
+
+/* A JSON key and number per row, written to json (struct json_writer *) */
+#define LBR_F_JSON(kind, ctype, name, src, doc) json__field_u64(json, #name, (src));
 
 /*
  * The encoder, per row: reads v and x, writes the struct at `payload`, the __data_loc tails

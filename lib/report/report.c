@@ -561,7 +561,7 @@ static void json_what(struct json_writer *w, const struct lbr_record_view *v)
 static void json_record(struct report *r, const struct lbr_record_view *v)
 {
 	const struct lbrsnap_event *ev = v->ev;
-	struct json_writer w;
+	struct json_writer w, *json = &w;
 
 	json_writer__init(&w, r->out);
 	json__begin_object(&w);
@@ -572,9 +572,7 @@ static void json_record(struct report *r, const struct lbr_record_view *v)
 	json__field_bool(&w, LBR_KEY(CLOBBERED), ev->flags & LBRSNAP_EV_CLOBBERED);
 	json__field_s64(&w, LBR_KEY(LBR_RET), ev->lbr_ret);
 	json__field_s64(&w, LBR_KEY(STACK_ERR), ev->stack_err);
-	json__field_u64(&w, LBR_KEY(SEQ), v->seq);
-	json__field_u64(&w, LBR_KEY(TRIM_BRANCHES), v->trim_branches);
-	json__field_u64(&w, LBR_KEY(TRIM_STACK), v->trim_stack);
+	LBR_JSON_FIELDS(LBR_F_JSON)
 	json_lbr_stale(&w, v);
 	json_branches(r, &w, v->rec, v->trim_branches, false);
 	json_stack(r, &w, v->rec, v->trim_stack, false);
@@ -899,14 +897,14 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 	/* a group shares its syscall, not its example's arguments */
 	json_args(&w, v, false);
 	json__field_bool(&w, LBR_KEY(CLOBBERED), ex->ev->flags & LBRSNAP_EV_CLOBBERED);
-	json__field_u64(&w, LBR_KEY(TRIM_BRANCHES), v->trim_branches);
-	json__field_u64(&w, LBR_KEY(TRIM_STACK), v->trim_stack);
+	json__field_u64(&w, LBRF_trim_branches(LBR_F_STR), v->trim_branches);
+	json__field_u64(&w, LBRF_trim_stack(LBR_F_STR), v->trim_stack);
 	json_branches(r, &w, ex, v->trim_branches, true);
 	json_stack(r, &w, ex, v->trim_stack, true);
 	json__key(&w, "first");
 	json__begin_object(&w);
 	json_when(&w, ex->ev);
-	json__field_u64(&w, LBR_KEY(SEQ), v->seq);
+	json__field_u64(&w, LBRF_seq(LBR_F_STR), v->seq);
 	json__end_object(&w);
 	json__end_object(&w);
 }
