@@ -186,6 +186,7 @@ static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
 struct td_layout {
 	size_t systems_pos;
 	size_t systems_end;
+	size_t end;		/* after the saved cmdlines: what follows is padding */
 	__u32 max_id;
 };
 
@@ -251,9 +252,44 @@ static int td_header(const char *d, size_t len, size_t *pos, const char *name)
 	return 0;
 }
 
+/*
+ * The end of the kallsyms, printk formats and (version 0.6) saved cmdlines that follow the
+ * systems at pos: a file's tracing data may carry padding after them (a pipe-mode record's,
+ * kept by perf_pipe__to_file()), which must not land inside the data lbr events lengthen
+ * (perf reads a pipe's tracing data to its end and wants only alignment after it). len when
+ * they do not parse.
+ */
+static size_t td_tail_end(const char *d, size_t len, size_t pos, bool has_cmdlines)
+{
+	__u64 size64;
+	__u32 size;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (td_need(pos, 4, len))
+			return len;
+		memcpy(&size, d + pos, 4);
+		pos += 4;
+		if (td_need(pos, size, len))
+			return len;
+		pos += size;
+	}
+	if (has_cmdlines) {
+		if (td_need(pos, 8, len))
+			return len;
+		memcpy(&size64, d + pos, 8);
+		pos += 8;
+		if (td_need(pos, size64, len))
+			return len;
+		pos += size64;
+	}
+	return pos;
+}
+
 static int td_parse(const char *d, size_t len, struct td_layout *l)
 {
 	size_t pos, slen;
+	bool has_cmdlines;
 	__u32 i, nsys;
 
 	memset(l, 0, sizeof(*l));
@@ -263,6 +299,7 @@ static int td_parse(const char *d, size_t len, struct td_layout *l)
 	slen = strnlen(d + pos, len - pos);
 	if (pos + slen >= len)
 		return -EINVAL;
+	has_cmdlines = strcmp(d + pos, "0.6") >= 0;
 	pos += slen + 1;
 	if (td_need(pos, 6, len) || d[pos] != 0)	/* little endian only */
 		return -EINVAL;
@@ -284,6 +321,7 @@ static int td_parse(const char *d, size_t len, struct td_layout *l)
 			return -EINVAL;
 	}
 	l->systems_end = pos;
+	l->end = td_tail_end(d, len, pos, has_cmdlines);
 	return 0;
 }
 
@@ -315,7 +353,7 @@ int perf_lbr__tracing_data(const struct perf_lbr *pl, const void *orig, size_t o
 		buf_u32(&b, nsys + 1);
 		buf_put(&b, (const char *)orig + l.systems_pos + 4, l.systems_end - l.systems_pos - 4);
 		put_lbr_system(pl, &b);
-		buf_put(&b, (const char *)orig + l.systems_end, orig_len - l.systems_end);
+		buf_put(&b, (const char *)orig + l.systems_end, l.end - l.systems_end);
 	} else {
 		buf_put(&b, "\x17\x08\x44tracing" "0.6", 14);	/* with the version's NUL */
 		buf_put(&b, "\0\x08", 2);			/* little endian, 8-byte long */
