@@ -478,6 +478,7 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_event *e = &pl->evs[ev->ap];
 	struct lbr_record_view *v = &pl->view;
+	/* the RAW rows read the view only */
 	const struct lbr_fields_extra *x __attribute__((unused)) = NULL;
 	__u64 st = e->attr.sample_type, *p = pl->buf + 1;
 	unsigned int off, room, i, nu, nr_br, nr_st;

@@ -178,6 +178,7 @@ static int emit_snapshot(const struct lbr_record_view *v, tracedat_emit_fn fn, v
 			 unsigned char *buf)
 {
 	struct lbr_td_snapshot *payload = (void *)buf;
+	/* its rows read the view only */
 	const struct lbr_fields_extra *x __attribute__((unused)) = NULL;
 	unsigned int off = sizeof(*payload);
 
@@ -306,7 +307,6 @@ static int emit_branches(const struct lbr_record_view *v, tracedat_emit_fn fn, v
 	struct lbr_td_branch b, *payload = &b;
 	struct lbr_fields_extra extra, *x = &extra;
 	unsigned int i, off = sizeof(b);
-	void *buf __attribute__((unused)) = NULL;
 	int err;
 
 	for (i = v->skip_branches; i < v->ev->nr_branches; i++) {
