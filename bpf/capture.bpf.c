@@ -234,6 +234,7 @@ static __always_inline __u32 bounded(__u32 v, const __u32 max)
 /* The record's extra values (capture.h), one line per enum lbrsnap_extra_idx */
 static __always_inline void fill_extra(__u64 *v)
 {
+	v[LBRSNAP_EXTRA_CGROUP] = bpf_get_current_cgroup_id();
 }
 
 static __always_inline __u64 extend(__u64 v, __u8 kind, __u8 shift)

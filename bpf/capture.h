@@ -75,6 +75,7 @@ enum {
  * the program wrote) and reads 0 for one an older program did not write.
  */
 enum lbrsnap_extra_idx {
+	LBRSNAP_EXTRA_CGROUP,		/* bpf_get_current_cgroup_id(): the task's cgroup v2 */
 	LBRSNAP_EXTRA__MAX,
 };
 

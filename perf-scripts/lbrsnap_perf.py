@@ -25,7 +25,7 @@ FEAT_EVENT_DESC = 12
 # compares it with what the build's record-fields program prints.
 FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
           "trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",
-          "ret_kind", "call")
+          "ret_kind", "call", "cgroup")
 
 
 class Kallsyms:

@@ -63,6 +63,8 @@
 				  "the frames left out of the callchain")
 #define LBRF_call(F)		F(STR, __u32, call, v->call, \
 				  "the call with its arguments (openat(dfd=-100, ...)), \"\" without")
+#define LBRF_cgroup(F)		F(NUM, __u64, cgroup, v->cgroup, \
+				  "the task's cgroup v2 id (its directory's inode), 0 if not captured")
 #define LBRF_has_call(F)	F(NUM, __u8, has_call, v->call[0] != 0, \
 				  "1 when call holds the arguments")
 /* trace.dat's own: its events split a record in several */
@@ -107,13 +109,13 @@
 	LBRF_ret(F) LBRF_seq(F) LBRF_lbr_ret(F) LBRF_stack_err(F) LBRF_flags(F) \
 	LBRF_nr_branches(F) LBRF_nr_stack(F) LBRF_trim_branches(F) LBRF_trim_stack(F) \
 	LBRF_tracing_branches(F) LBRF_tracing_stack(F) LBRF_ret_str(F) LBRF_ret_kind(F) \
-	LBRF_pad8(F, 0) LBRF_pad16(F, 1) LBRF_call(F)
+	LBRF_pad8(F, 0) LBRF_pad16(F, 1) LBRF_call(F) LBRF_cgroup(F)
 
 /* trace.dat lbr:branch_snapshot, one per record */
 #define LBR_TD_SNAPSHOT_FIELDS(F) \
 	LBRF_ap(F) LBRF_snap_nr(F) LBRF_ret(F) LBRF_flags(F) LBRF_lbr_ret(F) LBRF_attach(F) \
 	LBRF_entries(F) LBRF_ret_str(F) LBRF_tracing_entries(F) LBRF_trim_branches(F) \
-	LBRF_ret_kind(F) LBRF_has_call(F) LBRF_call(F) LBRF_seq(F)
+	LBRF_ret_kind(F) LBRF_has_call(F) LBRF_call(F) LBRF_seq(F) LBRF_cgroup(F)
 
 /* trace.dat lbr:branch, one per entry shown */
 #define LBR_TD_BRANCH_FIELDS(F) \
@@ -134,7 +136,7 @@
  * above name them (a struct json_writer *json in scope; LBR_F_JSON)
  */
 #define LBR_JSON_FIELDS(F) \
-	LBRF_seq(F) LBRF_trim_branches(F) LBRF_trim_stack(F)
+	LBRF_seq(F) LBRF_trim_branches(F) LBRF_trim_stack(F) LBRF_cgroup(F)
 
 /* The other keys of a record's JSON object, K(ID, "key", meaning) */
 #define LBR_JSON_RECORD_KEYS(K) \

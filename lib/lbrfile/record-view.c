@@ -52,6 +52,7 @@ void lbr_record_view__init(struct lbr_record_view *v, const struct lbrfile *f,
 	v->attach = v->ap && v->ap->spec ? v->ap->spec : "?";
 	v->target = v->ap ? v->ap->target : NULL;
 	v->seq = ev->seq;
+	v->cgroup = lbr_record__extra(rec, LBRSNAP_EXTRA_CGROUP);
 	view_ret(v);
 	if (flags & LBR_VIEW_RET_ONLY)
 		return;

@@ -30,6 +30,7 @@ struct lbr_record_view {
 	const char *attach;		/* the attach point's name ("fexit:do_sys_openat2"), "?" */
 	const char *target;		/* the traced function or tracepoint, NULL */
 	__u64 seq;
+	__u64 cgroup;			/* the task's cgroup v2 id, 0 in captures without it */
 	/* the return value */
 	enum lbrsnap_ret_kind ret_kind;	/* LBRSNAP_RET_NONE: the record holds none */
 	__s64 ret;			/* 0 without one */
