@@ -231,6 +231,12 @@ static __always_inline __u32 bounded(__u32 v, const __u32 max)
 	return v;
 }
 
+/* The record's extra values (capture.h), one line per enum lbrsnap_extra_idx */
+static __always_inline void fill_extra(__u64 *v)
+{
+	v[LBRSNAP_EXTRA_CGROUP] = bpf_get_current_cgroup_id();
+}
+
 static __always_inline __u64 extend(__u64 v, __u8 kind, __u8 shift)
 {
 	if (kind == LBRSNAP_RET_SIGNED)
@@ -724,6 +730,16 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		u->nr = nu;
 		size += sizeof(*u) + nu * 8;
 		flags |= LBRSNAP_EV_HAS_USTACK;
+	}
+	if (LBRSNAP_EXTRA__MAX) {
+		struct lbrsnap_extra *x = (void *)ev + size;
+
+		x->nr = LBRSNAP_EXTRA__MAX;
+		x->reserved = 0;
+		x->reserved2 = 0;
+		fill_extra(x->v);
+		size += lbrsnap_extra_size(LBRSNAP_EXTRA__MAX);
+		flags |= LBRSNAP_EV_HAS_EXTRA;
 	}
 	ev->flags = flags;
 	/*

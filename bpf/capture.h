@@ -65,7 +65,31 @@ enum {
 	LBRSNAP_EV_LBR_STALE = 1 << 3,		/* set by readers: LBR was off on this CPU then */
 	LBRSNAP_EV_HAS_ARGS = 1 << 4,		/* an argument block follows the stack */
 	LBRSNAP_EV_HAS_USTACK = 1 << 5,		/* a user stack block follows (lbrsnap_ustack) */
+	LBRSNAP_EV_HAS_EXTRA = 1 << 6,		/* an extra block ends the record (lbrsnap_extra) */
 };
+
+/*
+ * Values a record carries beyond its header, a u64 each, in a block that ends the record
+ * (after the user stack block). A new value is a new index here and a line of the program:
+ * the 80-byte header never changes, a reader keeps the values it knows (nr says how many
+ * the program wrote) and reads 0 for one an older program did not write.
+ */
+enum lbrsnap_extra_idx {
+	LBRSNAP_EXTRA_CGROUP,		/* bpf_get_current_cgroup_id(): the task's cgroup v2 */
+	LBRSNAP_EXTRA__MAX,
+};
+
+struct lbrsnap_extra {
+	__u16 nr;		/* values in v[] */
+	__u16 reserved;
+	__u32 reserved2;
+	__u64 v[];		/* by enum lbrsnap_extra_idx */
+};
+
+static inline unsigned int lbrsnap_extra_size(unsigned int nr)
+{
+	return sizeof(struct lbrsnap_extra) + nr * 8;
+}
 
 /*
  * --user-stack: the current task's user call stack, innermost first, taken after the
@@ -316,15 +340,17 @@ struct lbrsnap_follow_stats {
  * nest on one CPU (an interrupt's tracepoint inside a function's fexit), so a CPU has
  * LBRSNAP_NEST_MAX buffers, one per level in progress; a deeper invocation is counted lost.
  * In the ring buffer a record is the header, the argument block (at a fixed place, where the
- * filter reads it), the branches, the stack, then the user stack block; user space moves the
- * argument block between the stack and the user stack block, where lbrsnap.data keeps it.
+ * filter reads it), the branches, the stack, the user stack block, then the extra block; user
+ * space moves the argument block between the stack and the user stack block, where
+ * lbrsnap.data keeps it.
  */
 #define LBRSNAP_NEST_MAX	4
 #define LBRSNAP_MAX_ARGS_SIZE	(sizeof(struct lbrsnap_args) + 8 * LBRSNAP_MAX_ARGS + \
 				 LBRSNAP_MAX_STRS * LBRSNAP_STR_SIZE(LBRSNAP_MAX_STRING_LEN))
 #define LBRSNAP_STAGE_SIZE	(sizeof(struct lbrsnap_event) + LBRSNAP_MAX_ARGS_SIZE + \
 				 LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
-				 sizeof(struct lbrsnap_ustack) + LBRSNAP_MAX_USTACK * 8)
+				 sizeof(struct lbrsnap_ustack) + LBRSNAP_MAX_USTACK * 8 + \
+				 sizeof(struct lbrsnap_extra) + LBRSNAP_EXTRA__MAX * 8)
 
 static inline unsigned int lbrsnap_event_size(unsigned int nr_branches, unsigned int nr_stack)
 {

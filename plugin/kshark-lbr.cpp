@@ -127,7 +127,8 @@ static std::string describe(int sd, const kshark_entry *e)
 	rec = in && snap ? tracecmd_read_at(in, e->offset, &cpu) : nullptr;
 	if (!rec)
 		return "the snapshot record cannot be read";
-	p = (const unsigned char *)lbr_field__raw(snap, rec, "hook", &len);
+	p = (const unsigned char *)lbr_field__raw(snap, rec, lbr_field__name(snap, "attach", "hook"),
+						  &len);
 	out = p && len > 0 ? std::string((const char *)p, strnlen((const char *)p, len)) : "?";
 	/* the call with its arguments, in files that have them */
 	if (field_val(snap, rec, "has_call", 0)) {
@@ -145,9 +146,9 @@ static std::string describe(int sd, const kshark_entry *e)
 	snprintf(line, sizeof(line), "%s  CPU %d  pid %d\n\nbranches (most recent first):\n", ret,
 		 e->cpu, e->pid);
 	out += line;
-	out += trimmed_line(field_val(snap, rec, "trimmed", 0), "entries");
 	/* entries left after trimming keep their index in the snapshot */
-	int first = field_val(snap, rec, "trimmed", 0);
+	int first = field_val(snap, rec, lbr_field__name(snap, "trim_branches", "trimmed"), 0);
+	out += trimmed_line(first, "entries");
 	p = (const unsigned char *)lbr_field__raw(snap, rec, "entries", &len);
 	for (int i = 0; p && i < len / LBR_ENTRY_SIZE; i++, p += LBR_ENTRY_SIZE) {
 		snprintf(line, sizeof(line), "%2d  ", first + i);
@@ -167,7 +168,9 @@ static std::string describe(int sd, const kshark_entry *e)
 
 		if (stack && type == stack->id) {
 			out += "\nkernel stack (innermost first):\n";
-			out += trimmed_line(field_val(stack, next, "trimmed", 0), "frames");
+			const char *trim = lbr_field__name(stack, "trim_stack", "trimmed");
+
+			out += trimmed_line(field_val(stack, next, trim, 0), "frames");
 			p = (const unsigned char *)lbr_field__raw(stack, next, "ips", &len);
 			for (int i = 0; p && i < len / 8; i++, p += 8)
 				out += "    " + sym(tep, tep_read_number(tep, p, 8)) + "\n";
@@ -305,7 +308,9 @@ static void on_snapshot(kshark_data_stream *stream, void *rec, kshark_entry *ent
 	int64_t nr, trimmed;
 
 	/* the entries the branch list shows: the tracing path's are left out */
-	if (kshark_read_record_field_int(stream, rec, "trimmed", &trimmed))
+	/* "trimmed" in files written before the rename */
+	if (kshark_read_record_field_int(stream, rec, "trim_branches", &trimmed) &&
+	    kshark_read_record_field_int(stream, rec, "trimmed", &trimmed))
 		trimmed = 0;
 	if (ctx && !kshark_read_record_field_int(stream, rec, "nr", &nr))
 		kshark_data_container_append(ctx->snapshots, entry, nr - trimmed);

@@ -49,3 +49,8 @@ int lbr_field__val(struct tep_event *ev, struct tep_record *r, const char *name,
 	*val = tep_read_number(ev->tep, p, len);
 	return 0;
 }
+
+const char *lbr_field__name(struct tep_event *ev, const char *name, const char *old)
+{
+	return ev && !tep_find_field(ev, name) && tep_find_field(ev, old) ? old : name;
+}

@@ -24,6 +24,12 @@ const void *lbr_field__raw(struct tep_event *ev, struct tep_record *r, const cha
 int lbr_field__val(struct tep_event *ev, struct tep_record *r, const char *name,
 		   unsigned long long *val);
 
+/*
+ * The name a field has in ev: name, or old in files written before the rename (see
+ * "Renamed fields" in trace-cmd-lbr(1): hook is attach, trimmed trim_branches/trim_stack).
+ */
+const char *lbr_field__name(struct tep_event *ev, const char *name, const char *old);
+
 #ifdef __cplusplus
 }
 #endif

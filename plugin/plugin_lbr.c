@@ -121,10 +121,11 @@ static int snapshot_handler(struct trace_seq *s, struct tep_record *r, struct te
 {
 	struct tep_handle *tep = ev->tep;
 	const unsigned char *e, *t;
+	const char *trim;
 	char ret[LBR_RET_LEN];
 	int kind, n, nt, printed = 0;
 
-	trace_seq_puts(s, get_str(s, ev, r, "hook"));
+	trace_seq_puts(s, get_str(s, ev, r, lbr_field__name(ev, "attach", "hook")));
 	/* the call with its arguments, in files that have them */
 	if (tep_find_field(ev, "has_call") && get_val(s, ev, r, "has_call")) {
 		trace_seq_putc(s, ' ');
@@ -138,8 +139,9 @@ static int snapshot_handler(struct trace_seq *s, struct tep_record *r, struct te
 		trace_seq_printf(s, " ret=%s", ret);
 	}
 	trace_seq_printf(s, " nr=%llu", get_val(s, ev, r, "nr"));
-	if (tep_find_field(ev, "trimmed"))
-		trace_seq_printf(s, " trimmed=%llu", get_val(s, ev, r, "trimmed"));
+	trim = lbr_field__name(ev, "trim_branches", "trimmed");
+	if (tep_find_field(ev, trim))
+		trace_seq_printf(s, " trim_branches=%llu", get_val(s, ev, r, trim));
 	e = get_array(s, ev, r, "entries", ENTRY_SIZE, &n);
 	t = get_array(s, ev, r, "tracing_entries", ENTRY_SIZE, &nt);
 	/* the tracing path's entries are the newest: first, as in the snapshot */
@@ -180,11 +182,14 @@ static int stack_handler(struct trace_seq *s, struct tep_record *r, struct tep_e
 {
 	struct tep_handle *tep = ev->tep;
 	const unsigned char *ip, *t;
+	const char *trim;
 	int n, nt, printed = 0;
 
-	trace_seq_printf(s, "%s nr=%llu", get_str(s, ev, r, "hook"), get_val(s, ev, r, "nr"));
-	if (tep_find_field(ev, "trimmed"))
-		trace_seq_printf(s, " trimmed=%llu", get_val(s, ev, r, "trimmed"));
+	trace_seq_printf(s, "%s nr=%llu", get_str(s, ev, r, lbr_field__name(ev, "attach", "hook")),
+			 get_val(s, ev, r, "nr"));
+	trim = lbr_field__name(ev, "trim_stack", "trimmed");
+	if (tep_find_field(ev, trim))
+		trace_seq_printf(s, " trim_stack=%llu", get_val(s, ev, r, trim));
 	ip = get_array(s, ev, r, "ips", 8, &n);
 	t = get_array(s, ev, r, "tracing_ips", 8, &nt);
 	/* the tracing path's frames are the innermost: first */
@@ -203,7 +208,8 @@ static int user_stack_handler(struct trace_seq *s, struct tep_record *r, struct 
 {
 	long long err = (int)get_val(s, ev, r, "ustack_err");
 
-	trace_seq_printf(s, "%s nr=%llu", get_str(s, ev, r, "hook"), get_val(s, ev, r, "nr"));
+	trace_seq_printf(s, "%s nr=%llu", get_str(s, ev, r, lbr_field__name(ev, "attach", "hook")),
+			 get_val(s, ev, r, "nr"));
 	if (err)
 		trace_seq_printf(s, " err=%lld", err);
 	trace_seq_printf(s, ": %s", get_str(s, ev, r, "frames"));

@@ -5,19 +5,8 @@
 #include <string.h>
 #include "event-fields.h"
 #include "ret-value.h"
+#include "record-fields.h"
 
-const char *const event_fields_reserved[] = {
-	"common_type", "common_flags", "common_preempt_count", "common_pid",
-	/* perf.data's lbr formats */
-	"ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
-	"trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",
-	"ret_kind", "call",
-	/* a syscall attach point's own */
-	"syscall_nr", "syscall", "args",
-	/* what libtraceevent's filters read as something else than a field */
-	"COMM", "CPU",
-	NULL,
-};
 
 static const char *const arg_names[LBRSNAP_MAX_ARGS] = {
 	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5",
@@ -97,7 +86,7 @@ static bool is_reserved(const char *name)
 {
 	const char *const *r;
 
-	for (r = event_fields_reserved; *r; r++) {
+	for (r = lbr_fields_reserved; *r; r++) {
 		if (!strcmp(*r, name))
 			return true;
 	}

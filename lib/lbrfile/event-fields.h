@@ -24,8 +24,10 @@
 
 #define EVENT_FIELDS_MAX	(LBRSNAP_MAX_ARGS + 3)
 
-/* Every name the lbr event formats already use: arguments so named get "arg_" first. */
-extern const char *const event_fields_reserved[];
+/*
+ * Every name the lbr event formats already use (lbr_fields_reserved, record-fields.h):
+ * arguments so named get "arg_" first.
+ */
 
 struct event_field {
 	char name[72];

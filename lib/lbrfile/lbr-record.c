@@ -44,13 +44,29 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 		    lbrsnap_ustack_size(u->nr) > size - off || u->err > 0 || (u->err && u->nr))
 			return -EINVAL;
 		rec->ustack = u;
+		off += lbrsnap_ustack_size(u->nr);
+	}
+	rec->extra = NULL;
+	if (ev->flags & LBRSNAP_EV_HAS_EXTRA) {
+		const struct lbrsnap_extra *x = (const void *)((const char *)data + off);
+
+		/* a newer program's block may hold more values than this reader knows */
+		if (size - off < sizeof(*x) || lbrsnap_extra_size(x->nr) > size - off)
+			return -EINVAL;
+		rec->extra = x;
 	}
 	return 0;
+}
+
+__u64 lbr_record__extra(const struct lbr_record *rec, enum lbrsnap_extra_idx i)
+{
+	return rec->extra && (unsigned int)i < rec->extra->nr ? rec->extra->v[i] : 0;
 }
 
 size_t lbr_record__size(const struct lbr_record *rec)
 {
 	return lbrsnap_event_size(rec->ev->nr_branches, rec->ev->nr_stack) +
 	       (rec->args ? rec->args->size : 0) +
-	       (rec->ustack ? lbrsnap_ustack_size(rec->ustack->nr) : 0);
+	       (rec->ustack ? lbrsnap_ustack_size(rec->ustack->nr) : 0) +
+	       (rec->extra ? lbrsnap_extra_size(rec->extra->nr) : 0);
 }

@@ -13,7 +13,8 @@
  *		  "spec\0target\0rettype\0" [+ "name\0type\0enums\0" per argument, version 3
  *		  (enums: an enum's "NAME=VALUE,..." or "")]; one per
  *		  attach point, id order (files of version 1 have no rettype)
- *     RECORD	  one struct lbrsnap_event (capture.h) with its branches and stack, verbatim
+ *     RECORD	  one struct lbrsnap_event (capture.h) with its branches, stack and the blocks
+ *		  its flags announce (arguments, user stack, extra values), verbatim
  *     LOSS	  struct lbrfile_loss: per attach point and cause
  *     KALLSYMS	  /proc/kallsyms text taken at the end of the capture (BPF symbols included)
  *     COUNTS	  struct lbrfile_counts: the capture's final counts (version 2)
@@ -190,6 +191,7 @@ struct lbr_record {
 	const __u64 *stack;			/* ev->nr_stack return addresses, innermost first */
 	const struct lbrsnap_args *args;	/* LBRSNAP_EV_HAS_ARGS, else NULL */
 	const struct lbrsnap_ustack *ustack;	/* LBRSNAP_EV_HAS_USTACK, else NULL */
+	const struct lbrsnap_extra *extra;	/* LBRSNAP_EV_HAS_EXTRA, else NULL */
 };
 
 struct lbrfile;
@@ -285,7 +287,9 @@ void lbrfile_writer__abort(struct lbrfile_writer *w);
 
 /* Validates a record's sizes against its header; returns 0 or -EINVAL. */
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec);
-/* Bytes of a parsed record: header, branches, stack, argument block and user stack. */
+/* Bytes of a parsed record: header, branches, stack, argument block, user stack, extras. */
 size_t lbr_record__size(const struct lbr_record *rec);
+/* Extra value i of a record (capture.h), 0 where the record has none */
+__u64 lbr_record__extra(const struct lbr_record *rec, enum lbrsnap_extra_idx i);
 
 #endif /* LBRSNAP_LBRFILE_H */

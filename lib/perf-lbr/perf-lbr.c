@@ -16,11 +16,9 @@
 #include "align.h"
 #include "out-file.h"
 #include "ksyms.h"
-#include "lbr-enable.h"
-#include "arg-value.h"
-#include "ret-value.h"
-#include "trim.h"
-#include "usyms.h"
+#include "branch-filter.h"
+#include "print.h"
+#include "record-view.h"
 #include "perf-lbr.h"
 #include "event-fields.h"
 #include "text-escape.h"
@@ -76,36 +74,9 @@ struct perf_lbr {
 	perf_lbr_known_fn known;
 	void *ctx;
 	size_t next;		/* the next record to emit, in time order */
+	struct lbr_record_view view;	/* of the record being emitted */
 	__u64 buf[REC_BUF_SIZE / 8];
 };
-
-/*
- * The fixed part of the RAW payload described by the "lbr" tracepoint formats
- * (perf-tracing-data.c); the __data_loc arrays and the string follow it.
- */
-struct lbr_raw {
-	__u16 common_type;
-	__u8 common_flags;
-	__u8 common_preempt_count;
-	__s32 common_pid;
-	__s64 ret;
-	__u64 seq;
-	__s32 lbr_ret;
-	__s32 stack_err;
-	__u32 flags;
-	__u16 nr_branches;
-	__u16 nr_stack;
-	__u16 trim_branches;	/* newest entries that belong to the tracing path (trim.h) */
-	__u16 trim_stack;
-	__u32 tracing_branches;	/* __data_loc u64[]: those trim_branches entries */
-	__u32 tracing_stack;	/* __data_loc u64[]: those trim_stack frames */
-	__u32 ret_str;		/* __data_loc char[]: lbr_ret__format() of ret, "" without one */
-	__u8 ret_kind;		/* enum lbrsnap_ret_kind */
-	__u8 pad[3];
-	__u32 call;		/* __data_loc char[]: the call with its arguments, "" without */
-} __attribute__((packed));
-
-_Static_assert(sizeof(struct lbr_raw) == PERF_LBR_RAW_FIXED, "lbr raw layout");
 
 size_t perf_lbr__nr_events(const struct perf_lbr *pl)
 {
@@ -173,11 +144,13 @@ __u64 perf_lbr__last_time(const struct perf_lbr *pl)
 static int scan_record(const struct lbr_record *rec, void *ctx)
 {
 	struct perf_lbr *pl = ctx;
+	struct lbr_record_view *v = &pl->view;
 	struct lbr_event *e;
 
 	if (rec->ev->ap >= pl->nr_aps)
 		return 0;
 	e = &pl->evs[rec->ev->ap];
+	lbr_record_view__init(v, pl->cap, NULL, rec, LBR_VIEW_RET_ONLY);
 	if (rec->ev->nr_branches) {
 		e->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		e->attr.branch_sample_type = pl->branch_sample_type;
@@ -189,11 +162,8 @@ static int scan_record(const struct lbr_record *rec, void *ctx)
 		e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
 		e->attr.exclude_callchain_user = 0;
 	}
-	if (e->ret_kind == LBRSNAP_RET_POINTER && (rec->ev->flags & LBRSNAP_EV_HAS_RET)) {
-		int err = lbr_ret__errno(LBRSNAP_RET_POINTER, rec->ev->ret);
-
-		e->errnos[err / 64] |= (__u64)(err != 0) << err % 64;
-	}
+	if (e->ret_kind == LBRSNAP_RET_POINTER && v->ret_kind == LBRSNAP_RET_POINTER)
+		e->errnos[v->err / 64] |= (__u64)(v->err != 0) << v->err % 64;
 	if (!pl->first_time || rec->ev->time_ns < pl->first_time)
 		pl->first_time = rec->ev->time_ns;
 	if (rec->ev->time_ns > pl->last_time)
@@ -228,8 +198,7 @@ static int init_event(struct perf_lbr *pl, size_t i, const struct perf_lbr_opts 
 	}
 	e->target = ap->target;
 	/* the event's format declares ret as the attach point's type */
-	e->ret_kind = lbr_ret__record_kind(ap, ap->flags & LBRFILE_AP_HAS_RET ?
-					   LBRSNAP_EV_HAS_RET : 0);
+	e->ret_kind = lbr_record_view__ap_ret_kind(ap);
 	/* a user probe's function is no kernel symbol, whatever kallsyms has of that name */
 	sym = ap->target && ap->kind != LBRSNAP_KIND_UPROBE && ap->kind != LBRSNAP_KIND_URETPROBE &&
 	      ap->kind != LBRSNAP_KIND_USDT ? ksyms__by_name(pl->ks, ap->target) : NULL;
@@ -271,27 +240,27 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 	pl->keep_all = o->keep_all;
 	err = branch_filter__parse(filter, &pl->branch_sample_type, why, sizeof(why));
 	if (err) {
-		fprintf(stderr, "%s: META branch_filter: %s\n", cap_path,
+		pr_warn("%s: META branch_filter: %s\n", cap_path,
 			err == -EINVAL ? why : strerror(-err));
 		goto cleanup;
 	}
 	pl->kallsyms = lbrfile__kallsyms(cap, &pl->kallsyms_len);
 	if (!pl->kallsyms || !pl->kallsyms_len) {
-		fprintf(stderr, "%s: the capture holds no kallsyms: symbols cannot be resolved\n",
+		pr_warn("%s: the capture holds no kallsyms: symbols cannot be resolved\n",
 			cap_path);
 		err = -EINVAL;
 		goto cleanup;
 	}
 	err = ksyms__parse(pl->kallsyms, pl->kallsyms_len, &pl->ks);
 	if (err) {
-		fprintf(stderr, "%s: cannot parse the stored kallsyms: %s\n", cap_path,
+		pr_warn("%s: cannot parse the stored kallsyms: %s\n", cap_path,
 			strerror(-err));
 		goto cleanup;
 	}
 	pl->nr_aps = lbrfile__nr_attach(cap);
 	pl->nr_evs = pl->nr_aps + o->dummy;
 	if (!pl->nr_aps) {
-		fprintf(stderr, "%s: the capture has no attach points\n", cap_path);
+		pr_warn("%s: the capture has no attach points\n", cap_path);
 		err = -EINVAL;
 		goto cleanup;
 	}
@@ -304,7 +273,7 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 		event_fields__init(&pl->evs[i].fields, lbrfile__attach(cap, i), PERF_LBR_RAW_FIXED);
 		err = init_event(pl, i, o);
 		if (err) {
-			fprintf(stderr, "%s: bad attach point %zu\n", cap_path, i);
+			pr_warn("%s: bad attach point %zu\n", cap_path, i);
 			goto cleanup;
 		}
 	}
@@ -385,7 +354,7 @@ static int emit_kernel_mmap(struct perf_lbr *pl)
 	const struct ksym *etext = ksyms__by_name(pl->ks, "_etext");
 
 	if (!text) {
-		fprintf(stderr, "kallsyms has no _text symbol: cannot map the kernel\n");
+		pr_warn("kallsyms has no _text symbol: cannot map the kernel\n");
 		return -EINVAL;
 	}
 	/* pgoff = _text, so that perf can relocate a kallsyms copy from another boot */
@@ -499,16 +468,6 @@ static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
 	return emit(pl, PERF_RECORD_COMM, 0, n, ev->time_ns);
 }
 
-/* Appends len bytes to the RAW tail at *off and returns their __data_loc word. */
-static __u32 raw_tail(char *raw, unsigned int *off, const void *data, unsigned int len)
-{
-	__u32 loc = len << 16 | *off;
-
-	memcpy(raw + *off, data, len);
-	*off += len;
-	return loc;
-}
-
 /*
  * The sample shows what lbrsnap report shows: the callchain and branch stack without the
  * tracing path's entries (unless keep_all), which go to the RAW tail instead, so that the
@@ -518,36 +477,35 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 {
 	const struct lbrsnap_event *ev = rec->ev;
 	const struct lbr_event *e = &pl->evs[ev->ap];
-	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(lbrfile__attach(pl->cap, ev->ap),
-							 ev->flags);
+	struct lbr_record_view *v = &pl->view;
+	/* the RAW rows read the view only */
+	const struct lbr_fields_extra *x __attribute__((unused)) = NULL;
 	__u64 st = e->attr.sample_type, *p = pl->buf + 1;
-	unsigned int trim_br, trim_st, skip_br, skip_st, off, room, i, nu;
-	char ret[LBR_RET_LEN] = "", call[LBR_CALL_LEN];
-	bool has_args;
-	struct lbr_args args;
-	struct lbr_raw *raw;
+	unsigned int off, room, i, nu, nr_br, nr_st;
+	const __u64 *stack;
+	struct lbr_perf_raw *payload;
 	__u32 *raw_size;
+	char *buf;
 
-	trim_br = trim__branches(pl->ks, rec->branches, ev->nr_branches, e->target);
-	trim_st = trim__stack(pl->ks, rec->stack, ev->nr_stack, e->target);
-	skip_br = pl->keep_all ? 0 : trim_br;
-	skip_st = pl->keep_all ? 0 : trim_st;
+	lbr_record_view__init(v, pl->cap, pl->ks, rec, pl->keep_all ? LBR_VIEW_KEEP_ALL : 0);
+	nr_br = v->branches.len / sizeof(*rec->branches);
+	nr_st = v->stack.len / 8;
+	stack = v->stack.p;
 	*p++ = e->id;						/* IDENTIFIER */
-	*p++ = ev->nr_stack > skip_st ? rec->stack[skip_st] :	/* IP */
-	       e->ip ? e->ip : ev->nr_branches > skip_br ? rec->branches[skip_br].from : 0;
+	*p++ = nr_st ? stack[0] :				/* IP */
+	       e->ip ? e->ip : nr_br ? rec->branches[v->skip_branches].from : 0;
 	*p++ = (__u64)ev->tid << 32 | ev->pid;			/* TID */
 	*p++ = ev->time_ns;					/* TIME */
 	*p++ = ev->cpu;						/* CPU */
 	*p++ = 1;						/* PERIOD */
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		/* the user frames as report has them: not the data a frame-pointer walk read on */
-		nu = !rec->ustack ? 0 : pl->keep_all ? rec->ustack->nr :
-		     usyms__stack_len(pl->cap, ev->pid, rec->ustack->ip, rec->ustack->nr);
-		*p++ = (ev->nr_stack > skip_st ? ev->nr_stack - skip_st + 1 : 0) + (nu ? nu + 1 : 0);
-		if (ev->nr_stack > skip_st)
+		nu = v->nr_user_frames;
+		*p++ = (nr_st ? nr_st + 1 : 0) + (nu ? nu + 1 : 0);
+		if (nr_st)
 			*p++ = PERF_CONTEXT_KERNEL;
-		for (i = skip_st; i < ev->nr_stack; i++)
-			*p++ = rec->stack[i];
+		for (i = 0; i < nr_st; i++)
+			*p++ = stack[i];
 		/* the user part follows the kernel's, as perf record's callchains have it */
 		if (nu)
 			*p++ = PERF_CONTEXT_USER;
@@ -555,46 +513,26 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 			*p++ = rec->ustack->ip[i];
 	}
 	raw_size = (__u32 *)p;
-	raw = (struct lbr_raw *)(raw_size + 1);
-	memset(raw, 0, e->fields.end > sizeof(*raw) ? e->fields.end : sizeof(*raw));
-	raw->common_type = e->attr.config;
-	raw->common_pid = ev->tid;
-	raw->ret = kind ? ev->ret : 0;
-	raw->seq = ev->seq;
-	raw->lbr_ret = ev->lbr_ret;
-	raw->stack_err = ev->stack_err;
-	raw->flags = ev->flags;
-	raw->nr_branches = ev->nr_branches;
-	raw->nr_stack = ev->nr_stack;
-	raw->trim_branches = trim_br;
-	raw->trim_stack = trim_st;
-	raw->ret_kind = kind;
-	if (kind)
-		lbr_ret__format(kind, ev->ret, ret, sizeof(ret));
+	payload = (struct lbr_perf_raw *)(raw_size + 1);
+	buf = (char *)payload;
+	memset(payload, 0, e->fields.end > sizeof(*payload) ? e->fields.end : sizeof(*payload));
+	payload->c.common_type = e->attr.config;
+	payload->c.common_pid = ev->tid;
 	off = e->fields.end;
-	raw->tracing_branches = raw_tail((char *)raw, &off, rec->branches,
-					 skip_br * sizeof(*rec->branches));
-	raw->tracing_stack = raw_tail((char *)raw, &off, rec->stack, skip_st * 8);
-	raw->ret_str = raw_tail((char *)raw, &off, ret, strlen(ret) + 1);
-	call[0] = 0;
-	has_args = lbr_args__view(pl->cap, lbrfile__attach(pl->cap, ev->ap), rec, &args);
-	if (has_args)
-		lbr_args__format_call(&args, call, sizeof(call));
-	raw->call = raw_tail((char *)raw, &off, call, strlen(call) + 1);
-	room = sizeof(pl->buf) - ((char *)raw - (char *)pl->buf) -
+	LBR_PERF_FIELDS(LBR_F_ENCODE)
+	room = sizeof(pl->buf) - (buf - (char *)pl->buf) -
 	       (ev->nr_branches + 1) * sizeof(*rec->branches) - 8;
-	event_fields__encode(&e->fields, has_args ? &args : NULL, (unsigned char *)raw, &off,
-			     room);
+	event_fields__encode(&e->fields, v->has_args ? &v->args : NULL, (unsigned char *)buf,
+			     &off, room);
 	/* u32 size + payload end 8-aligned */
 	while ((4 + off) % 8)
-		((char *)raw)[off++] = 0;
+		buf[off++] = 0;
 	*raw_size = off;
-	p = (__u64 *)((char *)raw + off);
+	p = (__u64 *)(buf + off);
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		*p++ = ev->nr_branches - skip_br;
-		memcpy(p, rec->branches + skip_br, (ev->nr_branches - skip_br) *
-		       sizeof(*rec->branches));
-		p += (ev->nr_branches - skip_br) * 3;
+		*p++ = nr_br;
+		memcpy(p, v->branches.p, v->branches.len);
+		p += nr_br * 3;
 	}
 	return emit(pl, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, (char *)p - (char *)pl->buf,
 		    ev->time_ns);
@@ -780,7 +718,7 @@ int perf_lbr__emit_end(struct perf_lbr *pl)
 	int err = perf_lbr__emit_until(pl, ~0ULL) ?: emit_losses(pl);
 
 	if (pl->nr_bad_ap)
-		fprintf(stderr, "warning: %llu records name no attach point of the capture and were "
+		pr_warn("warning: %llu records name no attach point of the capture and were "
 			"left out\n", (unsigned long long)pl->nr_bad_ap);
 	return err;
 }
@@ -802,7 +740,7 @@ int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path)
 	if (!err)
 		err = out_file__commit(&out);
 	if (err)
-		fprintf(stderr, "%s: cannot write: %s: the kallsyms copy is not saved\n", path,
+		pr_warn("%s: cannot write: %s: the kallsyms copy is not saved\n", path,
 			strerror(-err));
 	out_file__abort(&out);
 	return err;

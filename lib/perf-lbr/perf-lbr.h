@@ -20,11 +20,12 @@
 #include <stddef.h>
 #include "lbrfile.h"
 #include "event-fields.h"
+#include "record-fields.h"
 #include "perf-data.h"
 
 #define PERF_LBR_SYSTEM		"lbr"
-/* Bytes of the RAW payload before its __data_loc tails (perf-lbr.c, perf-tracing-data.c) */
-#define PERF_LBR_RAW_FIXED	64
+/* Bytes of the RAW payload before its argument fields and tails (record-fields.h) */
+#define PERF_LBR_RAW_FIXED	sizeof(struct lbr_perf_raw)
 
 /* Every attr carries these; CALLCHAIN/BRANCH_STACK are added when the records have them. */
 #define PERF_LBR_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \

@@ -15,37 +15,13 @@
 #include "perf-lbr.h"
 #include "ret-value.h"
 #include "event-fields.h"
+#include "record-fields.h"
 #include "tracedat-live.h"
 
-/*
- * Offsets match struct lbr_raw in perf-lbr.c; the ret field's type goes in at %s. The
- * arguments' typed fields follow (event-fields.h).
- */
-static const char format_fields[] =
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:%s ret;\toffset:8;\tsize:8;\tsigned:%d;\n"
-	"\tfield:unsigned long long seq;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:int lbr_ret;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int stack_err;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned int flags;\toffset:32;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned short nr_branches;\toffset:36;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned short nr_stack;\toffset:38;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned short trim_branches;\toffset:40;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned short trim_stack;\toffset:42;\tsize:2;\tsigned:0;\n"
-	"\tfield:__data_loc u64[] tracing_branches;\toffset:44;\tsize:4;\tsigned:0;\n"
-	"\tfield:__data_loc u64[] tracing_stack;\toffset:48;\tsize:4;\tsigned:0;\n"
-	"\tfield:__data_loc char[] ret_str;\toffset:52;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned char ret_kind;\toffset:56;\tsize:1;\tsigned:0;\n"
-	"\tfield:__data_loc char[] call;\toffset:60;\tsize:4;\tsigned:1;\n";
-
 /* buf_printf() formats: %% for each % of the print fmt */
-#define PRINT_COUNTS	"branches=%%u stack=%%u trim_branches=%%u trim_stack=%%u\", "
-#define COUNT_ARGS	"REC->nr_branches, REC->nr_stack, REC->trim_branches, REC->trim_stack"
+#define PRINT_COUNTS	"branches=%%u stack=%%u trim_branches=%%u trim_stack=%%u seq=%%llu\", "
+#define COUNT_ARGS	"REC->nr_branches, REC->nr_stack, REC->trim_branches, REC->trim_stack, " \
+			"REC->seq"
 
 struct buf {
 	char *p;
@@ -138,17 +114,19 @@ static void put_format(const struct perf_lbr *pl, size_t i, const char *name, st
 	/* with arguments, the call comes first: "%s " of the call, then as without */
 	const char *cf = perf_lbr__has_args(pl, i) ? "%s " : "";
 	const char *ca = perf_lbr__has_args(pl, i) ? "__get_str(call), " : "";
-	char *fields = NULL;
+	const struct lbr_event_schema *sc = &lbr_event_schemas[LBR_SCHEMA_PERF];
+	char *fixed = NULL, *fields = NULL;
 
 	buf_printf(&f, "name: %s\nID: %llu\n", name,
 		   (unsigned long long)perf_lbr__attr(pl, i)->config);
-	buf_printf(&f, format_fields, is_signed ? "long long" : "unsigned long long", is_signed);
+	/* the fixed fields as the schema lays them out, then the arguments' */
+	fixed = lbr_fields__format(sc->fields, sc->nr, is_signed);
 	fields = event_fields__format(perf_lbr__fields(pl, i));
-	if (!fields) {
+	if (!fixed || !fields) {
 		b->err = -ENOMEM;
 		goto cleanup;
 	}
-	buf_printf(&f, "%s\n", fields);
+	buf_printf(&f, "format:\n%s%s\n", fixed, fields);
 	switch (kind) {
 	case LBRSNAP_RET_NONE:
 		buf_printf(&f, "print fmt: \"%s" PRINT_COUNTS "%s" COUNT_ARGS "\n", cf, ca);
@@ -178,6 +156,7 @@ static void put_format(const struct perf_lbr *pl, size_t i, const char *name, st
 		buf_put(b, f.p, f.len);
 	}
 cleanup:
+	free(fixed);
 	free(fields);
 	free(f.p);
 }
@@ -207,6 +186,7 @@ static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
 struct td_layout {
 	size_t systems_pos;
 	size_t systems_end;
+	size_t end;		/* after the saved cmdlines: what follows is padding */
 	__u32 max_id;
 };
 
@@ -272,9 +252,44 @@ static int td_header(const char *d, size_t len, size_t *pos, const char *name)
 	return 0;
 }
 
+/*
+ * The end of the kallsyms, printk formats and (version 0.6) saved cmdlines that follow the
+ * systems at pos: a file's tracing data may carry padding after them (a pipe-mode record's,
+ * kept by perf_pipe__to_file()), which must not land inside the data lbr events lengthen
+ * (perf reads a pipe's tracing data to its end and wants only alignment after it). len when
+ * they do not parse.
+ */
+static size_t td_tail_end(const char *d, size_t len, size_t pos, bool has_cmdlines)
+{
+	__u64 size64;
+	__u32 size;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (td_need(pos, 4, len))
+			return len;
+		memcpy(&size, d + pos, 4);
+		pos += 4;
+		if (td_need(pos, size, len))
+			return len;
+		pos += size;
+	}
+	if (has_cmdlines) {
+		if (td_need(pos, 8, len))
+			return len;
+		memcpy(&size64, d + pos, 8);
+		pos += 8;
+		if (td_need(pos, size64, len))
+			return len;
+		pos += size64;
+	}
+	return pos;
+}
+
 static int td_parse(const char *d, size_t len, struct td_layout *l)
 {
 	size_t pos, slen;
+	bool has_cmdlines;
 	__u32 i, nsys;
 
 	memset(l, 0, sizeof(*l));
@@ -284,6 +299,7 @@ static int td_parse(const char *d, size_t len, struct td_layout *l)
 	slen = strnlen(d + pos, len - pos);
 	if (pos + slen >= len)
 		return -EINVAL;
+	has_cmdlines = strcmp(d + pos, "0.6") >= 0;
 	pos += slen + 1;
 	if (td_need(pos, 6, len) || d[pos] != 0)	/* little endian only */
 		return -EINVAL;
@@ -305,6 +321,7 @@ static int td_parse(const char *d, size_t len, struct td_layout *l)
 			return -EINVAL;
 	}
 	l->systems_end = pos;
+	l->end = td_tail_end(d, len, pos, has_cmdlines);
 	return 0;
 }
 
@@ -336,7 +353,7 @@ int perf_lbr__tracing_data(const struct perf_lbr *pl, const void *orig, size_t o
 		buf_u32(&b, nsys + 1);
 		buf_put(&b, (const char *)orig + l.systems_pos + 4, l.systems_end - l.systems_pos - 4);
 		put_lbr_system(pl, &b);
-		buf_put(&b, (const char *)orig + l.systems_end, orig_len - l.systems_end);
+		buf_put(&b, (const char *)orig + l.systems_end, l.end - l.systems_end);
 	} else {
 		buf_put(&b, "\x17\x08\x44tracing" "0.6", 14);	/* with the version's NUL */
 		buf_put(&b, "\0\x08", 2);			/* little endian, 8-byte long */

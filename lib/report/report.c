@@ -10,8 +10,8 @@
 #include "report.h"
 #include "arg-value.h"
 #include "json-writer.h"
-#include "ret-value.h"
-#include "trim.h"
+#include "record-fields.h"
+#include "record-view.h"
 #include "user-frames.h"
 
 /* A record's arguments as text: six strings of up to 1024 characters, escaped */
@@ -68,11 +68,6 @@ static void text_comm(FILE *out, const struct lbrsnap_event *ev)
 		else
 			fputc(c, out);
 	}
-}
-
-static const struct lbr_attach_point *rec_ap(const struct report *r, const struct lbr_record *rec)
-{
-	return r->file ? lbrfile__attach(r->file, rec->ev->ap) : NULL;
 }
 
 /*
@@ -172,45 +167,33 @@ static bool ret_type_unknown(const struct lbr_attach_point *ap, enum lbrsnap_ret
  * The attach point, the call and the return value. A group's line (with_args false) names
  * the syscall but not the example's arguments, which its other records need not share.
  */
-static void text_what(struct report *r, const struct lbr_record *rec, bool with_args)
+static void text_what(struct report *r, const struct lbr_record_view *v, bool with_args)
 {
-	const struct lbrsnap_event *ev = rec->ev;
-	const struct lbr_attach_point *ap = rec_ap(r, rec);
-	struct lbr_args view;
 	FILE *out = r->out;
-	bool has_args;
 
-	if (ap)
-		fputs(ap->spec, out);
+	if (v->ap)
+		fputs(v->attach, out);
 	else
-		fprintf(out, "ap#%u", ev->ap);
+		fprintf(out, "ap#%u", v->ev->ap);
 	/* with arguments, the call as C reads it: openat(dfd=-100, ...) = -2 (ENOENT) */
-	has_args = lbr_args__view(r->file, ap, rec, &view);
-	if (has_args && with_args) {
-		lbr_args__format_call(&view, args_buf, sizeof(args_buf));
-		fprintf(out, " %s", args_buf);
-	} else if (has_args && view.syscall_nr >= 0) {
-		fprintf(out, " %s", view.call);
-	}
-	if (ev->flags & LBRSNAP_EV_HAS_RET) {
-		enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
-		const char *name = lbr_errno__name(lbr_ret__errno(kind, ev->ret));
-		char val[LBR_RET_LEN];
-
-		lbr_ret__format(kind, ev->ret, val, sizeof(val));
-		fprintf(out, has_args ? " = %s" : " ret=%s", val);
-		if (name)
-			fprintf(out, " (%s)", name);
-		if (ret_type_unknown(ap, kind))
+	if (v->has_args && with_args)
+		fprintf(out, " %s", v->call);
+	else if (v->syscall)
+		fprintf(out, " %s", v->syscall);
+	if (v->ret_kind) {
+		fprintf(out, v->has_args ? " = %s" : " ret=%s", v->ret_str);
+		if (v->errno_name)
+			fprintf(out, " (%s)", v->errno_name);
+		if (ret_type_unknown(v->ap, v->ret_kind))
 			fputs(" (type unknown)", out);
 	}
 }
 
-static void text_header(struct report *r, const struct lbr_record *rec)
+static void text_header(struct report *r, const struct lbr_record_view *v)
 {
-	text_when(r->out, rec->ev);
+	text_when(r->out, v->ev);
 	fputc(' ', r->out);
-	text_what(r, rec, true);
+	text_what(r, v, true);
 	fputc('\n', r->out);
 }
 
@@ -314,20 +297,15 @@ static void text_notes(struct report *r, const struct lbr_record *rec)
 }
 
 /* LBR was off on the record's CPU when it was taken (lbr-stale.h) */
-static bool rec_lbr_stale(const struct report *r, const struct lbr_record *rec)
+static void text_lbr_stale(struct report *r, const struct lbr_record_view *v)
 {
-	return r->file && lbrfile__lbr_stale(r->file, rec->ev->cpu, rec->ev->time_ns);
-}
-
-static void text_lbr_stale(struct report *r, const struct lbr_record *rec)
-{
-	if (rec_lbr_stale(r, rec))
+	if (v->lbr_stale)
 		fputs("    [LBR was off on this CPU: branches may be stale]\n", r->out);
 }
 
-static void json_lbr_stale(struct report *r, struct json_writer *w, const struct lbr_record *rec)
+static void json_lbr_stale(struct json_writer *w, const struct lbr_record_view *v)
 {
-	json__field_bool(w, "lbr_stale", rec_lbr_stale(r, rec));
+	json__field_bool(w, LBR_KEY(LBR_STALE), v->lbr_stale);
 }
 
 /*
@@ -510,23 +488,22 @@ static void json_ret(struct json_writer *w, enum lbrsnap_ret_kind kind, __s64 va
  * numbers as JSON numbers where exact, enums, flags, modes and pointers as their text,
  * strings as strings ("args_truncated" names those cut at --string-len).
  */
-static void json_args(struct report *r, struct json_writer *w, const struct lbr_record *rec,
-		      const struct lbr_attach_point *ap, bool with_args)
+static void json_args(struct json_writer *w, const struct lbr_record_view *v, bool with_args)
 {
-	struct lbr_args view;
+	const struct lbr_args *view = &v->args;
 	struct lbr_arg arg;
 	bool any = false;
 	__u32 i;
 
-	if (!lbr_args__view(r->file, ap, rec, &view))
+	if (!v->has_args)
 		return;
-	json__field_string(w, "syscall", view.syscall_nr >= 0 ? view.call : NULL);
+	json__field_string(w, LBR_KEY(SYSCALL), v->syscall);
 	if (!with_args)
 		return;
-	json__key(w, "args");
+	json__key(w, LBR_KEY(ARGS));
 	json__begin_object(w);
-	for (i = 0; i < view.nr; i++) {
-		lbr_args__get(&view, i, &arg);
+	for (i = 0; i < view->nr; i++) {
+		lbr_args__get(view, i, &arg);
 		json__key(w, arg.name);
 		if (arg.kind == LBRSNAP_ARG_STRING && arg.str) {
 			json__string_len(w, arg.str, arg.str_len);
@@ -538,12 +515,12 @@ static void json_args(struct report *r, struct json_writer *w, const struct lbr_
 		}
 	}
 	json__end_object(w);
-	for (i = 0; i < view.nr; i++) {
-		lbr_args__get(&view, i, &arg);
+	for (i = 0; i < view->nr; i++) {
+		lbr_args__get(view, i, &arg);
 		if (!arg.truncated)
 			continue;
 		if (!any) {
-			json__key(w, "args_truncated");
+			json__key(w, LBR_KEY(ARGS_TRUNCATED));
 			json__begin_array(w);
 		}
 		json__string(w, arg.name);
@@ -566,61 +543,48 @@ static void json_when(struct json_writer *w, const struct lbrsnap_event *ev)
 	json__string_len(w, ev->comm, comm_len(ev));
 }
 
-/* "ap", "spec", "target", "ret", "ret_type", "errno" */
-static void json_what(struct report *r, struct json_writer *w, const struct lbr_record *rec)
+/* "ap", "attach", "target", "ret", "ret_type", "errno" */
+static void json_what(struct json_writer *w, const struct lbr_record_view *v)
 {
-	const struct lbrsnap_event *ev = rec->ev;
-	const struct lbr_attach_point *ap = rec_ap(r, rec);
-	enum lbrsnap_ret_kind kind = lbr_ret__record_kind(ap, ev->flags);
+	const struct lbr_attach_point *ap = v->ap;
 
-	json__field_u64(w, "ap", ev->ap);
-	json__field_string(w, "spec", ap ? ap->spec : NULL);
-	json__field_string(w, "target", ap ? ap->target : NULL);
-	json__key(w, "ret");
-	json_ret(w, kind, ev->ret);
-	json__field_string(w, "ret_type", ret_type_unknown(ap, kind) ? "unknown" :
-			   kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
-	json__field_string(w, "errno", lbr_errno__name(lbr_ret__errno(kind, ev->ret)));
+	json__field_u64(w, LBR_KEY(AP), v->ev->ap);
+	json__field_string(w, LBR_KEY(ATTACH), ap ? v->attach : NULL);
+	json__field_string(w, LBR_KEY(TARGET), v->target);
+	json__key(w, LBR_KEY(RET));
+	json_ret(w, v->ret_kind, v->ret);
+	json__field_string(w, LBR_KEY(RET_TYPE), ret_type_unknown(ap, v->ret_kind) ? "unknown" :
+			   v->ret_kind && ap && ap->ret_type && *ap->ret_type ? ap->ret_type : NULL);
+	json__field_string(w, LBR_KEY(ERRNO), v->errno_name);
 }
 
-static void json_record(struct report *r, const struct lbr_record *rec, unsigned int trimmed,
-			unsigned int stack_trimmed)
+static void json_record(struct report *r, const struct lbr_record_view *v)
 {
-	const struct lbrsnap_event *ev = rec->ev;
-	struct json_writer w;
+	const struct lbrsnap_event *ev = v->ev;
+	struct json_writer w, *json = &w;
 
 	json_writer__init(&w, r->out);
 	json__begin_object(&w);
 	json_when(&w, ev);
-	json_what(r, &w, rec);
-	json_args(r, &w, rec, rec_ap(r, rec), true);
-	json__field_u64(&w, "flags", ev->flags);
-	json__field_bool(&w, "clobbered", ev->flags & LBRSNAP_EV_CLOBBERED);
-	json__field_s64(&w, "lbr_ret", ev->lbr_ret);
-	json__field_s64(&w, "stack_err", ev->stack_err);
-	json__field_u64(&w, "seq", ev->seq);
-	json__field_u64(&w, "trimmed", trimmed);
-	json__field_u64(&w, "stack_trimmed", stack_trimmed);
-	json_lbr_stale(r, &w, rec);
-	json_branches(r, &w, rec, trimmed, false);
-	json_stack(r, &w, rec, stack_trimmed, false);
-	user_frames__json(&w, &r->usyms, r->file, rec);
+	json_what(&w, v);
+	json_args(&w, v, true);
+	json__field_u64(&w, LBR_KEY(FLAGS), ev->flags);
+	json__field_bool(&w, LBR_KEY(CLOBBERED), ev->flags & LBRSNAP_EV_CLOBBERED);
+	json__field_s64(&w, LBR_KEY(LBR_RET), ev->lbr_ret);
+	json__field_s64(&w, LBR_KEY(STACK_ERR), ev->stack_err);
+	LBR_JSON_FIELDS(LBR_F_JSON)
+	json_lbr_stale(&w, v);
+	json_branches(r, &w, v->rec, v->trim_branches, false);
+	json_stack(r, &w, v->rec, v->trim_stack, false);
+	user_frames__json(&w, &r->usyms, r->file, v->rec);
 	json__end_object(&w);
 }
 
-/* How many of the newest branches and innermost frames are the tracing path (trim.h). */
-static void rec_trim(struct report *r, const struct lbr_record *rec, unsigned int *trimmed,
-		     unsigned int *stack_trimmed)
+/* The record's view: what every line of it shows (record-view.h) */
+static const struct lbr_record_view *rec_view(struct report *r, const struct lbr_record *rec)
 {
-	const struct lbr_attach_point *ap = rec_ap(r, rec);
-	const char *target = ap ? ap->target : NULL;
-
-	*trimmed = 0;
-	*stack_trimmed = 0;
-	if (!r->ks)
-		return;
-	*trimmed = trim__branches(r->ks, rec->branches, rec->ev->nr_branches, target);
-	*stack_trimmed = trim__stack(r->ks, rec->stack, rec->ev->nr_stack, target);
+	lbr_record_view__init(&r->view, r->file, r->ks, rec, r->keep_all ? LBR_VIEW_KEEP_ALL : 0);
+	return &r->view;
 }
 
 static void rec_count(struct report *r, const struct lbr_record *rec)
@@ -632,22 +596,21 @@ static void rec_count(struct report *r, const struct lbr_record *rec)
 
 int report__record(struct report *r, const struct lbr_record *rec)
 {
+	const struct lbr_record_view *v = rec_view(r, rec);
 	const struct lbrsnap_event *ev = rec->ev;
-	unsigned int trimmed, stack_trimmed;
 
-	rec_trim(r, rec, &trimmed, &stack_trimmed);
 	rec_count(r, rec);
 	if (r->json) {
-		json_record(r, rec, trimmed, stack_trimmed);
+		json_record(r, v);
 	} else {
-		text_header(r, rec);
+		text_header(r, v);
 		if (ev->nr_branches)
-			text_branches(r, rec, trimmed, false);
+			text_branches(r, rec, v->trim_branches, false);
 		if (ev->nr_stack)
-			text_stack(r, rec, stack_trimmed, false);
+			text_stack(r, rec, v->trim_stack, false);
 		user_frames__text(r->out, &r->usyms, r->file, rec);
 		text_notes(r, rec);
-		text_lbr_stale(r, rec);
+		text_lbr_stale(r, v);
 		fputc('\n', r->out);
 	}
 	return ferror(r->out) ? -EIO : 0;
@@ -731,8 +694,8 @@ static int json_summary(struct report *r)
 		const struct lbr_attach_point *a = lbrfile__attach(r->file, ap);
 
 		json__begin_object(&w);
-		json__field_u64(&w, "ap", ap);
-		json__field_string(&w, "spec", a->spec);
+		json__field_u64(&w, LBR_KEY(AP), ap);
+		json__field_string(&w, LBR_KEY(ATTACH), a->spec);
 		for (c = 0; c < LBRSNAP_LOSS__MAX; c++)
 			json__field_u64(&w, loss_keys[c], lbrfile__loss(r->file, ap, c));
 		json__end_object(&w);
@@ -822,21 +785,17 @@ static void key_loc(struct report *r, struct group_key *k, __u64 addr, bool ret_
  */
 static void rec_key(struct report *r, const struct lbr_record *rec, struct group_key *k)
 {
+	const struct lbr_record_view *v = rec_view(r, rec);
 	const struct lbrsnap_event *ev = rec->ev;
-	const struct lbr_attach_point *ap = rec_ap(r, rec);
-	unsigned int i, trimmed, stack_trimmed;
-	struct lbr_args view;
+	unsigned int i;
 
-	rec_trim(r, rec, &trimmed, &stack_trimmed);
-	if (r->keep_all)
-		trimmed = stack_trimmed = 0;
 	group_key__reset(k);
-	if (ap)
-		group_key__add_str(k, KEY_AP, ap->spec);
+	if (v->ap)
+		group_key__add_str(k, KEY_AP, v->attach);
 	else
 		group_key__add_u64(k, KEY_AP_ID, ev->ap);
-	if (ap && lbr_args__view(r->file, ap, rec, &view) && view.syscall_nr >= 0)
-		group_key__add_u64(k, KEY_SYSCALL, view.syscall_nr);
+	if (v->syscall)
+		group_key__add_u64(k, KEY_SYSCALL, v->args.syscall_nr);
 	if (ev->flags & LBRSNAP_EV_HAS_RET)
 		group_key__add_u64(k, KEY_RET, ev->ret);
 	group_key__add_u64(k, KEY_FLAGS, ev->flags & (LBRSNAP_EV_CLOBBERED | LBRSNAP_EV_STACK_ERR));
@@ -844,12 +803,12 @@ static void rec_key(struct report *r, const struct lbr_record *rec, struct group
 		group_key__add_u64(k, KEY_STACK_ERR, ev->stack_err);
 	if (!ev->nr_branches && !ev->nr_stack)
 		group_key__add_u64(k, KEY_LBR_RET, ev->lbr_ret);
-	for (i = trimmed; i < ev->nr_branches; i++) {
+	for (i = v->skip_branches; i < ev->nr_branches; i++) {
 		group_key__add(k, KEY_BRANCH, "", 0);
 		key_loc(r, k, rec->branches[i].from, false);
 		key_loc(r, k, rec->branches[i].to, false);
 	}
-	for (i = stack_trimmed; i < ev->nr_stack; i++) {
+	for (i = v->skip_stack; i < ev->nr_stack; i++) {
 		group_key__add(k, KEY_FRAME, "", 0);
 		key_loc(r, k, rec->stack[i], true);
 	}
@@ -897,22 +856,22 @@ static void text_group_line(struct report *r, const struct group_table *t, const
 
 	fprintf(r->out, " %6.2f%%  %*llu record%s  ", group_percent(t, g), width,
 		(unsigned long long)g->count, g->count == 1 ? " " : "s");
-	text_what(r, &g->example, false);
+	text_what(r, rec_view(r, &g->example), false);
 	fputc('\n', r->out);
 }
 
 static void text_group(struct report *r, const struct group_table *t, const struct group *g)
 {
 	const struct lbr_record *ex = &g->example;
-	unsigned int trimmed, stack_trimmed;
+	const struct lbr_record_view *v;
 	FILE *out = r->out;
 
-	rec_trim(r, ex, &trimmed, &stack_trimmed);
 	text_group_line(r, t, g);
+	v = rec_view(r, ex);
 	if (ex->ev->nr_branches)
-		text_branches(r, ex, trimmed, true);
+		text_branches(r, ex, v->trim_branches, true);
 	if (ex->ev->nr_stack)
-		text_stack(r, ex, stack_trimmed, true);
+		text_stack(r, ex, v->trim_stack, true);
 	text_notes(r, ex);
 	fputs("    first: ", out);
 	text_when(out, ex->ev);
@@ -923,10 +882,9 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 		       size_t index)
 {
 	const struct lbr_record *ex = &g->example;
-	unsigned int trimmed, stack_trimmed;
+	const struct lbr_record_view *v = rec_view(r, ex);
 	struct json_writer w;
 
-	rec_trim(r, ex, &trimmed, &stack_trimmed);
 	json_writer__init(&w, r->out);
 	json__begin_object(&w);
 	json__field_u64(&w, "group", index + 1);
@@ -935,18 +893,18 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 	json__double(&w, group_percent(t, g), 2);
 	json__key(&w, "key");
 	json__stringf(&w, "%016llx", (unsigned long long)g->hash);
-	json_what(r, &w, ex);
+	json_what(&w, v);
 	/* a group shares its syscall, not its example's arguments */
-	json_args(r, &w, ex, rec_ap(r, ex), false);
-	json__field_bool(&w, "clobbered", ex->ev->flags & LBRSNAP_EV_CLOBBERED);
-	json__field_u64(&w, "trimmed", trimmed);
-	json__field_u64(&w, "stack_trimmed", stack_trimmed);
-	json_branches(r, &w, ex, trimmed, true);
-	json_stack(r, &w, ex, stack_trimmed, true);
+	json_args(&w, v, false);
+	json__field_bool(&w, LBR_KEY(CLOBBERED), ex->ev->flags & LBRSNAP_EV_CLOBBERED);
+	json__field_u64(&w, LBRF_trim_branches(LBR_F_STR), v->trim_branches);
+	json__field_u64(&w, LBRF_trim_stack(LBR_F_STR), v->trim_stack);
+	json_branches(r, &w, ex, v->trim_branches, true);
+	json_stack(r, &w, ex, v->trim_stack, true);
 	json__key(&w, "first");
 	json__begin_object(&w);
 	json_when(&w, ex->ev);
-	json__field_u64(&w, "seq", ex->ev->seq);
+	json__field_u64(&w, LBRF_seq(LBR_F_STR), v->seq);
 	json__end_object(&w);
 	json__end_object(&w);
 }

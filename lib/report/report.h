@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "group.h"
 #include "lbrfile.h"
+#include "record-view.h"
 #include "ksyms.h"
 #include "symbolize.h"
 #include "usyms.h"
@@ -25,6 +26,7 @@ struct report {
 	bool group;			/* groups of identical paths instead of records */
 	bool top_groups;		/* text: largest groups first past REPORT_TOP_MIN records */
 	/* filled while rendering */
+	struct lbr_record_view view;	/* of the record being rendered */
 	__u64 nr_records;
 	__u64 nr_with_stack;
 	__u64 nr_with_branches;

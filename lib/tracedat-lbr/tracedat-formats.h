@@ -19,8 +19,9 @@
  *                        `trace-cmd report -F` and KernelShark filter on their values
  *
  * Like lbrsnap report, they leave out the tracing path's entries (trim.h): entries, the
- * branch events and ips start after them; "trimmed" counts them and tracing_entries /
- * tracing_ips keep their addresses.
+ * branch events and ips start after them; trim_branches and trim_stack count them and
+ * tracing_entries / tracing_ips keep their addresses. Every event of a record but branch
+ * names its attach point (attach) and its seq. The fields are declared in record-fields.h.
  *
  * IDs sit above every kernel event ID and below 32768 (KernelShark keeps them in an int16).
  */
@@ -33,6 +34,7 @@
 #include "lbrfile.h"
 #include "usyms.h"
 #include "event-fields.h"
+#include "record-view.h"
 
 #define TRACEDAT_LBR_SYSTEM	"lbr"
 
@@ -64,27 +66,16 @@ __u32 tracedat_format__args_id(__u32 ap);
 /* Receives one encoded event payload (common fields included). */
 typedef int (*tracedat_emit_fn)(void *ctx, __u64 ts, const void *payload, unsigned int len);
 
-/* What an encoded record shows: its attach point, its return value's kind, the trimming. */
-struct tracedat_lbr_view {
-	const char *hook;		/* the attach point's spec, "fexit:do_sys_openat2" */
-	enum lbrsnap_ret_kind ret_kind;
-	unsigned int trim_branches;	/* tracing-path entries at the newest end */
-	unsigned int trim_stack;	/* tracing-path frames at the innermost end */
-	const char *call;		/* the call with its arguments (arg-value.h), or "" */
-};
-
 /*
- * Encodes one capture record as lbr events in this order: its arguments (when ef, its
- * attach point's argument fields, has any), branch_snapshot, one branch per
- * entry left after trimming (most recent first), stack (only when the record has one),
- * user_stack (only when it has one; us names its frames, NULL: addresses only). ap
- * (may be NULL) gives the hook name, the return type and the traced function, f (may be
- * NULL) the syscall names of the capture; ks (may be
- * NULL: nothing trimmed) the symbols that tell the tracing path. Returns the number of
- * events or -errno.
+ * Encodes one capture record, by its view v (record-view.h), as lbr events in this order:
+ * its arguments (when ef, its attach point's argument fields, has any), branch_snapshot,
+ * one branch per entry shown (most recent first), stack (only when the record has one),
+ * user_stack (only when it has one; us names its frames, NULL: addresses only). f (may be
+ * NULL) is the capture, whose maps name user frames. Returns the number of events or
+ * -errno.
  */
-int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record *rec,
-			 const struct lbr_attach_point *ap, const struct event_fields *ef,
-			 const struct ksyms *ks, struct usyms *us, tracedat_emit_fn fn, void *ctx);
+int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record_view *v,
+			 const struct event_fields *ef, struct usyms *us, tracedat_emit_fn fn,
+			 void *ctx);
 
 #endif /* LBRSNAP_TRACEDAT_FORMATS_H */

@@ -48,6 +48,7 @@ struct merge {
 	struct lbrfile *cap;
 	struct ksyms *ks;		/* the capture's kallsyms: tells the tracing path */
 	struct usyms *us;		/* user frames' names (--user-stack captures) */
+	struct lbr_record_view view;	/* of the record being encoded */
 	struct tracecmd_input *in;
 	struct tracedat_meta meta;
 	struct tracedat_writer *w;
@@ -464,10 +465,12 @@ static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
 
 static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 {
-	const struct lbr_attach_point *ap = lbrfile__attach(mg->cap, rec->ev->ap);
 	const struct event_fields *ef = rec->ev->ap < mg->nr_fields ? &mg->fields[rec->ev->ap] :
 					NULL;
-	int n = tracedat_lbr__encode(mg->cap, rec, ap, ef, mg->ks, mg->us, emit, mg);
+	int n;
+
+	lbr_record_view__init(&mg->view, mg->cap, mg->ks, rec, 0);
+	n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
 
 	if (n < 0)
 		return n;

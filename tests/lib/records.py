@@ -15,7 +15,7 @@ import json
 import sys
 
 FIELDS = {"time_ns": str, "cpu": int, "pid": int, "tid": int, "comm": str, "ap": int,
-          "spec": str, "target": str, "flags": int, "clobbered": bool, "lbr_ret": int,
+          "attach": str, "target": str, "flags": int, "clobbered": bool, "lbr_ret": int,
           "stack_err": int, "seq": int, "branches": list, "stack": list}
 FIELDS["lbr_stale"] = bool      # LBR was off on the record's CPU when it was taken
 
@@ -36,7 +36,7 @@ def distinct(key):
 
 
 print("count=%d" % len(recs))
-for key in ("pid", "tid", "comm", "spec", "ret", "ret_type", "errno"):
+for key in ("pid", "tid", "comm", "attach", "ret", "ret_type", "errno"):
     print("%ss=%s" % (key, distinct(key)))
 print("min_stack=%d" % min((len(r["stack"]) for r in recs), default=0))
 times = [int(r["time_ns"]) for r in recs]

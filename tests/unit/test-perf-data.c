@@ -294,7 +294,7 @@ static void test_convert_records(void)
 	/* ret typed as a signed 64-bit value and printed as one */
 	CU_ASSERT(has(d, len, "\tfield:long long ret;\toffset:8;\tsize:8;\tsigned:1;\n"));
 	CU_ASSERT(has(d, len, "print fmt: \"ret=%lld branches=%u stack=%u trim_branches=%u "
-		      "trim_stack=%u\", REC->ret, REC->nr_branches,"));
+		      "trim_stack=%u seq=%llu\", REC->ret, REC->nr_branches,"));
 	free(d);
 	perf_reader__close(r);
 

@@ -346,14 +346,14 @@ static void check_fexit_json(json_object *o)
 	/* every byte back, \xff as U+00FF */
 	assert_str(o, "comm", "a\"b\\c\n\xc3\xbf\x01z");
 	assert_int(o, "ap", 0);
-	assert_str(o, "spec", "fexit:do_sys_openat2");
+	assert_str(o, "attach", "fexit:do_sys_openat2");
 	assert_int(o, "ret", -2);
 	assert_str(o, "ret_type", "int");
 	assert_str(o, "errno", "ENOENT");
 	assert_int(o, "flags", LBRSNAP_EV_HAS_RET);
 	assert_int(o, "lbr_ret", 5 * LBRSNAP_BRANCH_SIZE);
 	assert_int(o, "seq", 41);
-	assert_int(o, "trimmed", 2);
+	assert_int(o, "trim_branches", 2);
 	br = field(o, "branches");
 	CU_ASSERT_FATAL(json_object_is_type(br, json_type_array));
 	CU_ASSERT_EQUAL_FATAL(json_object_array_length(br), 5);
@@ -385,7 +385,7 @@ static void check_stack_json(json_object *o)
 	json_object *st, *e;
 
 	assert_str(o, "comm", "kworker/0:1");
-	assert_str(o, "spec", "raw_tp:sched_switch");
+	assert_str(o, "attach", "raw_tp:sched_switch");
 	CU_ASSERT(json_object_is_type(field(o, "ret"), json_type_null));
 	CU_ASSERT(json_object_is_type(field(o, "ret_type"), json_type_null));
 	CU_ASSERT(json_object_is_type(field(o, "errno"), json_type_null));
@@ -406,7 +406,7 @@ static void check_summary_json(json_object *o)
 
 	CU_ASSERT_EQUAL_FATAL(json_object_array_length(losses), 2);
 	l = json_object_array_get_idx(losses, 0);
-	assert_str(l, "spec", "fexit:do_sys_openat2");
+	assert_str(l, "attach", "fexit:do_sys_openat2");
 	assert_int(l, "ringbuf", 5);
 	assert_int(l, "clobbered", 1);
 	assert_int(l, "recursion", 0);
@@ -950,10 +950,10 @@ static void test_group_json(void)
 		snprintf(keys[n], sizeof(keys[n]), "%s", json_object_get_string(field(o, "key")));
 		CU_ASSERT_EQUAL(strlen(keys[n]), 16);
 		if (n == 0) {
-			assert_str(o, "spec", "fexit:do_sys_openat2");
+			assert_str(o, "attach", "fexit:do_sys_openat2");
 			assert_int(o, "ret", -2);
 			assert_str(o, "errno", "ENOENT");
-			assert_int(o, "trimmed", 2);
+			assert_int(o, "trim_branches", 2);
 			e = field(o, "branches");
 			/* the path: the untrimmed branches, newest first, no flags */
 			CU_ASSERT_EQUAL_FATAL(json_object_array_length(e), 3);
@@ -968,7 +968,7 @@ static void test_group_json(void)
 			assert_int(e, "seq", 0);
 		}
 		if (n == 3) {
-			assert_str(o, "spec", "raw_tp:sched_switch");
+			assert_str(o, "attach", "raw_tp:sched_switch");
 			e = field(o, "stack");
 			CU_ASSERT_EQUAL_FATAL(json_object_array_length(e), 2);
 			assert_str(json_object_array_get_idx(e, 0), "sym", "__schedule+0x3a6");

@@ -312,7 +312,7 @@ static size_t expect_record(const struct synth *s, unsigned int i, char *out, si
 	/* raw_tp:sched_switch has no return value */
 	if (!(i % 2))
 		snprintf(ret, sizeof(ret), " ret=%lld", (long long)ev->ret);
-	n += snprintf(out + n, len - n, "branch_snapshot|%s%s nr=%u trimmed=%u entries=", hook,
+	n += snprintf(out + n, len - n, "branch_snapshot|%s%s nr=%u trim_branches=%u entries=", hook,
 		      ret, ev->nr_branches, trim_br);
 	for (j = trim_br; j < ev->nr_branches; j++)
 		n += snprintf(out + n, len - n, "%s%llu %llu %llu", j > trim_br ? " " : "",
@@ -327,7 +327,7 @@ static size_t expect_record(const struct synth *s, unsigned int i, char *out, si
 	}
 	if (!ev->nr_stack)
 		return n;
-	n += snprintf(out + n, len - n, "stack|%s nr=%u trimmed=%u ips=", hook, ev->nr_stack,
+	n += snprintf(out + n, len - n, "stack|%s nr=%u trim_stack=%u ips=", hook, ev->nr_stack,
 		      trim_st);
 	for (j = trim_st; j < ev->nr_stack; j++)
 		n += snprintf(out + n, len - n, "%s0x%llx", j > trim_st ? " " : "",

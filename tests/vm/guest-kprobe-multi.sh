@@ -141,7 +141,7 @@ lbrsnap report --json -i trim.data > trim.json 2> /dev/null
 check_eq "$k: --errors on kretprobe and fexit: exactly the 3 EEXIST of each" \
 "3 fexit:$MKDIRAT -17
 3 kretprobe:$MKDIRAT -17" \
-	"$(jq -r 'select(.time_ns) | "\(.spec) \(.ret)"' trim.json | sort | uniq -c | sed 's/^ *//')"
+	"$(jq -r 'select(.time_ns) | "\(.attach) \(.ret)"' trim.json | sort | uniq -c | sed 's/^ *//')"
 check_eq "$k: kernel stacks after trimming: no tracing-path frame" "" \
 	"$(jq -r 'select(.time_ns) | .stack[] | select(.trimmed | not) | .sym' trim.json |
 	   sed 's/+0x.*//' | grep -E "$tp" | sort -u | paste -sd' ')"
@@ -157,7 +157,7 @@ check_eq "$k: the trimmed frames are tracing path, fexit's records have some" \
 	"3 fexit:$MKDIRAT" "$(jq -r --arg tp "$tp" 'select(.time_ns) |
 	   select(any(.stack[]; .trimmed and (.sym // "" | test($tp)))) |
 	   select(all(.stack[]; .trimmed == (.sym // "" | sub("\\+0x.*"; "") | test($tp)))) |
-	   .spec' trim.json | sort | uniq -c | sed 's/^ *//')"
+	   .attach' trim.json | sort | uniq -c | sed 's/^ *//')"
 
 # the kernel's copy of the programs: snapshot first
 "$LBRSNAP_TOP/tests/bench/xlated-distance" kprobe:$MKDIRAT kretprobe:$MKDIRAT > x.out 2>&1

@@ -30,7 +30,7 @@ check_eq "$k: mem:panic_timeout: closing line" \
 lbrsnap report --json -i m.data > m.json 2> /dev/null
 check_eq "$k: mem:panic_timeout: spec, address from kallsyms" \
 	"mem:panic_timeout/4:w 0x$(awk '$3 == "panic_timeout" { print $1 }' /proc/kallsyms)" \
-	"$(jq -r 'select(.time_ns) | "\(.spec) \(.args.addr)"' m.json | sort -u)"
+	"$(jq -r 'select(.time_ns) | "\(.attach) \(.args.addr)"' m.json | sort -u)"
 check_eq "$k: mem:panic_timeout: the values written" "3 7 11" \
 	"$(jq -r 'select(.time_ns) | .args.value' m.json | tr '\n' ' ' | sed 's/ $//')"
 check_eq "$k: mem:panic_timeout: every write's kernel stack passes the sysctl handler" 3 \

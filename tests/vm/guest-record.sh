@@ -19,7 +19,7 @@ s=$(summary a.data)
 check_eq "$k: fexit: 17 records" 17 "$(val "$s" count)"
 check_eq "$k: fexit: return values are -ENOENT" -2 "$(val "$s" rets)"
 check_eq "$k: fexit: from the workload" "$pid" "$(val "$s" pids)"
-check_eq "$k: fexit: spec" fexit:do_sys_openat2 "$(val "$s" specs)"
+check_eq "$k: fexit: attach" fexit:do_sys_openat2 "$(val "$s" attachs)"
 check "$k: fexit: kernel stacks" test "$(val "$s" min_stack)" -ge 2
 
 # The fexit program in its LBR layout (branch room reserved) loads and runs too
@@ -32,7 +32,7 @@ lbrsnap record -e fexit:do_sys_openat2 -e raw_tp:sys_exit --comm lbrt-vm2 --ret 
 	-o b.data -- syscall-load --comm lbrt-vm2 --open-missing 4 --fail 6 > /dev/null 2>&1
 s=$(summary b.data)
 check_eq "$k: --ret -9: only the close(-1) exits" 6 "$(val "$s" count)"
-check_eq "$k: --ret -9: seen at sys_exit only" raw_tp:sys_exit "$(val "$s" specs)"
+check_eq "$k: --ret -9: seen at sys_exit only" raw_tp:sys_exit "$(val "$s" attachs)"
 
 # A glob attaching at least 50 functions
 lbrsnap record -v -e 'fexit:tcp_*' -d 1 -o c.data > /dev/null 2> c.err

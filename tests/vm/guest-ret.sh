@@ -79,13 +79,13 @@ count() { sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/\2\t\1/'; }
 # Views of a capture, as WANT's columns
 json_view() {
 	lbrsnap report --json -i "$1" 2> /dev/null | jq -r 'select(has("time_ns")) |
-		[(.spec | ltrimstr("fexit:")), (.ret | tojson), (.errno // "-")] | join("\t")' |
+		[(.attach | ltrimstr("fexit:")), (.ret | tojson), (.errno // "-")] | join("\t")' |
 		kaddr | count
 }
 # each function's "ret_type", as often as it has records
 type_view() {
 	lbrsnap report --json -i "$1" 2> /dev/null | jq -r 'select(has("time_ns")) |
-		[(.spec | ltrimstr("fexit:")), (.ret_type // "-")] | join("\t")' | count
+		[(.attach | ltrimstr("fexit:")), (.ret_type // "-")] | join("\t")' | count
 }
 # report's record headers: "TIME [CPU] COMM/PID/TID SPEC ret=VALUE[ (ENAME)]"
 text_view() {

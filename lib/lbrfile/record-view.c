@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <string.h>
+#include "record-view.h"
+#include "trim.h"
+#include "usyms.h"
+
+enum lbrsnap_ret_kind lbr_record_view__ap_ret_kind(const struct lbr_attach_point *ap)
+{
+	return lbr_ret__record_kind(ap, ap->flags & LBRFILE_AP_HAS_RET ? LBRSNAP_EV_HAS_RET : 0);
+}
+
+static void view_ret(struct lbr_record_view *v)
+{
+	v->ret_kind = lbr_ret__record_kind(v->ap, v->ev->flags);
+	v->ret = v->ret_kind ? v->ev->ret : 0;
+	v->err = lbr_ret__errno(v->ret_kind, v->ret);
+	v->errno_name = lbr_errno__name(v->err);
+	v->ret_str[0] = 0;
+	if (v->ret_kind)
+		lbr_ret__format(v->ret_kind, v->ret, v->ret_str, sizeof(v->ret_str));
+}
+
+/* The tracing path's entries counted, and split from the traced code's */
+static void view_trim(struct lbr_record_view *v, const struct ksyms *ks, bool keep_all)
+{
+	const struct lbr_record *rec = v->rec;
+	const struct lbrsnap_event *ev = v->ev;
+
+	v->trim_branches = ks ? trim__branches(ks, rec->branches, ev->nr_branches, v->target) : 0;
+	v->trim_stack = ks ? trim__stack(ks, rec->stack, ev->nr_stack, v->target) : 0;
+	v->skip_branches = keep_all ? 0 : v->trim_branches;
+	v->skip_stack = keep_all ? 0 : v->trim_stack;
+	v->tracing_branches.p = rec->branches;
+	v->tracing_branches.len = v->skip_branches * sizeof(*rec->branches);
+	v->branches.p = rec->branches + v->skip_branches;
+	v->branches.len = (ev->nr_branches - v->skip_branches) * sizeof(*rec->branches);
+	v->tracing_stack.p = rec->stack;
+	v->tracing_stack.len = v->skip_stack * sizeof(*rec->stack);
+	v->stack.p = rec->stack + v->skip_stack;
+	v->stack.len = (ev->nr_stack - v->skip_stack) * sizeof(*rec->stack);
+}
+
+void lbr_record_view__init(struct lbr_record_view *v, const struct lbrfile *f,
+			   const struct ksyms *ks, const struct lbr_record *rec, unsigned int flags)
+{
+	const struct lbrsnap_event *ev = rec->ev;
+	bool keep_all = flags & LBR_VIEW_KEEP_ALL;
+
+	v->rec = rec;
+	v->ev = ev;
+	v->ap = f ? lbrfile__attach(f, ev->ap) : NULL;
+	v->attach = v->ap && v->ap->spec ? v->ap->spec : "?";
+	v->target = v->ap ? v->ap->target : NULL;
+	v->seq = ev->seq;
+	v->cgroup = lbr_record__extra(rec, LBRSNAP_EXTRA_CGROUP);
+	view_ret(v);
+	if (flags & LBR_VIEW_RET_ONLY)
+		return;
+	view_trim(v, ks, keep_all);
+	v->call[0] = 0;
+	v->has_args = f && lbr_args__view(f, v->ap, rec, &v->args);
+	if (v->has_args)
+		lbr_args__format_call(&v->args, v->call, sizeof(v->call));
+	v->syscall = v->has_args && v->args.syscall_nr >= 0 ? v->args.call : NULL;
+	v->lbr_stale = f && lbrfile__lbr_stale(f, ev->cpu, ev->time_ns);
+	v->nr_user_frames = !rec->ustack ? 0 : keep_all || !f ? rec->ustack->nr :
+			    usyms__stack_len(f, ev->pid, rec->ustack->ip, rec->ustack->nr);
+}

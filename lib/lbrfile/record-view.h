@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What a record shows, computed once from the capture file: its attach point, its return
+ * value as the type reads, the tracing path's entries apart from the traced code's (trim.h),
+ * its call with the arguments, its syscall, whether its branches may be stale, its user
+ * frames. The report, the perf.data and trace.dat writers and the fields of their formats
+ * (record-fields.h) only encode it, so that every output says the same of a record.
+ */
+#ifndef LBRSNAP_RECORD_VIEW_H
+#define LBRSNAP_RECORD_VIEW_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "lbrfile.h"
+#include "arg-value.h"
+#include "ret-value.h"
+
+struct ksyms;
+
+/* A run of bytes of the record (addresses), as a __data_loc tail carries it */
+struct lbr_span {
+	const void *p;
+	unsigned int len;	/* bytes */
+};
+
+struct lbr_record_view {
+	const struct lbr_record *rec;
+	const struct lbrsnap_event *ev;
+	const struct lbr_attach_point *ap;	/* NULL: the record names none of the file */
+	const char *attach;		/* the attach point's name ("fexit:do_sys_openat2"), "?" */
+	const char *target;		/* the traced function or tracepoint, NULL */
+	__u64 seq;
+	__u64 cgroup;			/* the task's cgroup v2 id, 0 in captures without it */
+	/* the return value */
+	enum lbrsnap_ret_kind ret_kind;	/* LBRSNAP_RET_NONE: the record holds none */
+	__s64 ret;			/* 0 without one */
+	int err;			/* the errno it stands for, 0 */
+	const char *errno_name;		/* "ENOENT", NULL */
+	char ret_str[LBR_RET_LEN];	/* lbr_ret__format(), "" without a value */
+	/* the tracing path's entries (trim.h): counted always, left out unless keep_all */
+	unsigned int trim_branches;
+	unsigned int trim_stack;
+	unsigned int skip_branches;	/* entries left out: trim_branches, 0 with keep_all */
+	unsigned int skip_stack;
+	struct lbr_span tracing_branches;	/* the entries left out, newest first */
+	struct lbr_span tracing_stack;
+	struct lbr_span branches;	/* the entries shown, newest first */
+	struct lbr_span stack;		/* the frames shown, innermost first */
+	/* the arguments */
+	bool has_args;
+	struct lbr_args args;		/* valid when has_args */
+	const char *syscall;		/* sys_enter, sys_exit: the syscall's name, else NULL */
+	char call[LBR_CALL_LEN];	/* "openat(dfd=-100, ...)", "" without arguments */
+	bool lbr_stale;			/* taken while LBR was off on its CPU (lbrfile.h) */
+	unsigned int nr_user_frames;	/* user stack entries that are frames (usyms.h) */
+};
+
+enum lbr_record_view_flags {
+	LBR_VIEW_KEEP_ALL = 1 << 0,	/* show the tracing path's entries too */
+	/* the attach point, seq and return value only: for a pass that needs no more */
+	LBR_VIEW_RET_ONLY = 1 << 1,
+};
+
+/* How an attach point's records read their return value: its events' declared type */
+enum lbrsnap_ret_kind lbr_record_view__ap_ret_kind(const struct lbr_attach_point *ap);
+
+/*
+ * Fills v for rec of capture f. ks (may be NULL: nothing trimmed) holds the capture's
+ * kernel symbols. v refers to rec and f: valid while they are.
+ */
+void lbr_record_view__init(struct lbr_record_view *v, const struct lbrfile *f,
+			   const struct ksyms *ks, const struct lbr_record *rec, unsigned int flags);
+
+#endif /* LBRSNAP_RECORD_VIEW_H */
