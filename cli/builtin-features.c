@@ -2,8 +2,8 @@
 /* lbrsnap features: probe the running kernel's newer attach types, one line each. */
 #include <stdio.h>
 #include "builtin-features.h"
-#include "kernel-features.h"
-#include "parse-options.h"
+#include "capture/kernel-features.h"
+#include "util/parse-options.h"
 
 int cmd_features(int argc, char **argv)
 {

@@ -4,9 +4,9 @@
 #include <string.h>
 #include "builtin-inject.h"
 #include "perf-cli.h"
-#include "perf-convert.h"
-#include "perf-merge.h"
-#include "sig-defer.h"
+#include "perf-lbr/perf-convert.h"
+#include "perf-lbr/perf-merge.h"
+#include "util/sig-defer.h"
 
 static const struct opt_row inject_rows[] = {
 	OPT_ROW_STRING('i', "input", "FILE", struct perf_cli, input,

@@ -25,13 +25,13 @@
 #include <wordexp.h>
 #include <sys/wait.h>
 #include "builtin-perf-record.h"
-#include "capture-opts.h"
-#include "workload.h"
-#include "lbr-stale.h"
-#include "out-file.h"
-#include "parse-options.h"
-#include "perf-merge.h"
-#include "record-session.h"
+#include "capture/capture-opts.h"
+#include "capture/workload.h"
+#include "report/lbr-stale.h"
+#include "util/out-file.h"
+#include "util/parse-options.h"
+#include "perf-lbr/perf-merge.h"
+#include "capture/record-session.h"
 
 /* The command, forked and held until perf has its events enabled on it (see above) */
 struct held_cmd {

@@ -4,9 +4,9 @@
 #include <string.h>
 #include "builtin-perf.h"
 #include "perf-cli.h"
-#include "perf-convert.h"
+#include "perf-lbr/perf-convert.h"
 #include "builtin-perf-record.h"
-#include "sig-defer.h"
+#include "util/sig-defer.h"
 
 static const struct opt_row perf_rows[] = {
 	OPT_ROW_STRING('i', "input", "FILE", struct perf_cli, input,

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include "builtin-perf-record.h"
 #include "builtin-record.h"
-#include "capture-opts.h"
-#include "lbr-stale.h"
-#include "out-file.h"
-#include "parse-options.h"
-#include "record-session.h"
+#include "capture/capture-opts.h"
+#include "report/lbr-stale.h"
+#include "util/out-file.h"
+#include "util/parse-options.h"
+#include "capture/record-session.h"
 
 /* what the command line sets beside the capture options */
 struct record_cli {

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin-report.h"
-#include "ksyms.h"
-#include "lbrfile.h"
-#include "parse-options.h"
-#include "report.h"
-#include "symbolize.h"
+#include "symbols/ksyms.h"
+#include "lbrfile/lbrfile.h"
+#include "util/parse-options.h"
+#include "report/report.h"
+#include "symbols/symbolize.h"
 
 struct report_env {
 	const char *input;

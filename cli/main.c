@@ -12,7 +12,7 @@
 #include "builtin-perf.h"
 #include "builtin-record.h"
 #include "builtin-report.h"
-#include "subcmd.h"
+#include "util/subcmd.h"
 
 static const struct subcmd cmds[] = {
 	{ "record", cmd_record, "capture LBR snapshots (or kernel stacks) into a file" },

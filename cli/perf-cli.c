@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "out-file.h"
+#include "util/out-file.h"
 #include "perf-cli.h"
 
 /* An output must not replace an input, by any name: the input would be lost on success. */

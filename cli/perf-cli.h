@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "parse-options.h"
+#include "util/parse-options.h"
 
 struct perf_cli {
 	const char *cmd;		/* "perf", "inject": for messages */

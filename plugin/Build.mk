@@ -10,7 +10,7 @@ KS_PLUGIN_DIR ?= $(shell pkg-config --variable=libdir libkshark 2>/dev/null)/ker
 # perf reads only $TRACEEVENT_PLUGIN_DIR and this per-user directory
 TEP_USER_PLUGIN_DIR ?= $(HOME)/.local/lib/traceevent/plugins
 
-PLUGIN_CFLAGS := -g -O2 -fPIC -Wall -Wextra -Wno-unused-parameter -Ilib/lbrfile -Ibpf
+PLUGIN_CFLAGS := -g -O2 -fPIC -Wall -Wextra -Wno-unused-parameter -Ilib -Ibpf
 KS_PKGS := libkshark Qt5Widgets libtraceevent
 
 # Both plugins print return values with lbrsnap's own formatter: lib/lbrfile/ret-value.c, built

@@ -35,7 +35,7 @@
 
 extern "C" {
 #include "lbr-field.h"
-#include "ret-value.h"
+#include "lbrfile/ret-value.h"
 }
 
 /*

@@ -19,7 +19,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 #include "lbr-field.h"
-#include "ret-value.h"
+#include "lbrfile/ret-value.h"
 
 #define LBR_SYSTEM "lbr"
 #define ENTRY_SIZE 24		/* from, to, flags */

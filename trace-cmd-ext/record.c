@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "capture-opts.h"
-#include "lbr-stale.h"
-#include "parse-options.h"
-#include "record-session.h"
+#include "capture/capture-opts.h"
+#include "report/lbr-stale.h"
+#include "util/parse-options.h"
+#include "capture/record-session.h"
 #include "record.h"
 #include "trace-cmd-lbr.h"
 

@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "out-file.h"
-#include "parse-options.h"
-#include "sig-defer.h"
-#include "subcmd.h"
-#include "tracedat-merge.h"
+#include "util/out-file.h"
+#include "util/parse-options.h"
+#include "util/sig-defer.h"
+#include "util/subcmd.h"
+#include "tracedat-lbr/tracedat-merge.h"
 #include "record.h"
 #include "trace-cmd-lbr.h"
 

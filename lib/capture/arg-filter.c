@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arg-filter.h"
-#include "arg-value.h"
-#include "edit-distance.h"
-#include "ret-value.h"
-#include "syscall-table.h"
+#include "capture/arg-filter.h"
+#include "lbrfile/arg-value.h"
+#include "util/edit-distance.h"
+#include "lbrfile/ret-value.h"
+#include "capture/syscall-table.h"
 
 enum tok_kind { T_END, T_NAME, T_NUM, T_STR, T_OP };
 

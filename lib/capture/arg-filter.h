@@ -17,7 +17,7 @@
 #define LBRSNAP_ARG_FILTER_H
 
 #include <stddef.h>
-#include "attach-spec.h"
+#include "capture/attach-spec.h"
 
 struct arg_filter_prog {
 	struct lbrsnap_filter_insn insn[LBRSNAP_FILTER_INSNS];

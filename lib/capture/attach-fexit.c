@@ -5,7 +5,7 @@
  * Which functions can take one is decided before, in attach-spec.c.
  */
 #include <bpf/libbpf.h>
-#include "attach-kind.h"
+#include "capture/attach-kind.h"
 
 int attach_fexit__attach(const struct attach_req *req, char *err, size_t err_len)
 {

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/libbpf.h>
-#include "attach-kind.h"
-#include "attach-spec.h"
-#include "kprobe-multi.h"
-#include "mem-watch.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
+#include "capture/kprobe-multi.h"
+#include "capture/mem-watch.h"
 
 static const struct attach_kind kinds[] = {
 	{

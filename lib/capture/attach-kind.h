@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
-#include "btf-types.h"
-#include "lbr-kind.h"
+#include "capture/btf-types.h"
+#include "lbrfile/lbr-kind.h"
 
 struct bpf_link;
 struct bpf_program;

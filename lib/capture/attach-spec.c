@@ -13,16 +13,16 @@
 #include <string.h>
 #include <linux/hw_breakpoint.h>
 #include <bpf/btf.h>
-#include "attach-kind.h"
-#include "attach-spec.h"
-#include "btf-types.h"
-#include "edit-distance.h"
-#include "ksyms.h"
-#include "mem-spec.h"
-#include "tracefs-util.h"
-#include "dwarf-types.h"
-#include "uprobe-spec.h"
-#include "usdt-notes.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
+#include "capture/btf-types.h"
+#include "util/edit-distance.h"
+#include "symbols/ksyms.h"
+#include "capture/mem-spec.h"
+#include "util/tracefs-util.h"
+#include "capture/dwarf-types.h"
+#include "capture/uprobe-spec.h"
+#include "capture/usdt-notes.h"
 
 #define BTF_TRACE_PREFIX "btf_trace_"
 /* x86-64 trampolines pass at most 6 register arguments on 6.1 */

@@ -5,8 +5,8 @@
  * btf_trace_<name> of its target (attach_kind__btf_target) and attaches to that.
  */
 #include <bpf/libbpf.h>
-#include "attach-kind.h"
-#include "attach-spec.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
 
 int attach_tp__raw(const struct attach_req *req, char *err, size_t err_len)
 {

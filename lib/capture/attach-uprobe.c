@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "attach-kind.h"
-#include "attach-spec.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
 
 /* The perf event type that uprobes (and so uretprobes and USDT probes) need */
 #define UPROBE_PMU "/sys/bus/event_source/devices/uprobe"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
-#include "btf-types.h"
+#include "capture/btf-types.h"
 
 static void emit_type(void *ctx, const char *fmt, va_list args)
 {

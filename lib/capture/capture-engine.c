@@ -31,18 +31,18 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "arg-filter.h"
-#include "attach-kind.h"
-#include "attach-spec.h"
-#include "capture-engine.h"
-#include "kprobe-multi.h"
-#include "ksyms.h"
-#include "lbr-enable.h"
-#include "lbrfile.h"
-#include "mem-watch.h"
-#include "print.h"
-#include "proc-maps.h"
-#include "syscall-table.h"
+#include "capture/arg-filter.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
+#include "capture/capture-engine.h"
+#include "capture/kprobe-multi.h"
+#include "symbols/ksyms.h"
+#include "capture/lbr-enable.h"
+#include "lbrfile/lbrfile.h"
+#include "capture/mem-watch.h"
+#include "util/print.h"
+#include "capture/proc-maps.h"
+#include "capture/syscall-table.h"
 #include "capture.skel.h"
 
 #define PROGS LBRSNAP_PROGS_PER_KIND
@@ -1333,8 +1333,8 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 		[LBRSNAP_LOSS_RINGBUF] = "ring buffer full",
 		[LBRSNAP_LOSS_CLOBBERED] = "snapshot slot reused (records kept, branches dropped)",
 		[LBRSNAP_LOSS_RECURSION] = "skipped by the kernel (recursion)",
-		[LBRSNAP_LOSS_UNREAD] = "submitted by the programs but never read or not written "
-			"(--max-size)",
+		[LBRSNAP_LOSS_UNREAD] = ("submitted by the programs but never read or not "
+					 "written (--max-size)"),
 		[LBRSNAP_LOSS_NESTED] = "more than 4 programs in progress on one CPU",
 	};
 	int i;

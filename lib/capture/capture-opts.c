@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach-kind.h"
-#include "capture-opts.h"
-#include "print.h"
-#include "ret-value.h"
+#include "capture/attach-kind.h"
+#include "capture/capture-opts.h"
+#include "util/print.h"
+#include "lbrfile/ret-value.h"
 
 static int parse_u64(const char *who, const char *opt, const char *s, __u64 max, __u64 *out)
 {

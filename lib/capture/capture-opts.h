@@ -8,8 +8,8 @@
 #ifndef LBRSNAP_CAPTURE_OPTS_H
 #define LBRSNAP_CAPTURE_OPTS_H
 
-#include "capture-engine.h"
-#include "parse-options.h"
+#include "capture/capture-engine.h"
+#include "util/parse-options.h"
 
 /* -e values are collected in an array that capture_opts__free() releases. */
 extern const struct opt_row capture_opts__rows[];

@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
-#include "build-id.h"
-#include "dwarf-types.h"
+#include "symbols/build-id.h"
+#include "capture/dwarf-types.h"
 
 #define TYPE_LEN 256
 

@@ -18,7 +18,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include "kernel-features.h"
+#include "capture/kernel-features.h"
 
 /* enum bpf_attach_type values of newer kernels (7.2.13's BTF, libbpf HEAD's bpf.h) */
 #define ATTACH_KPROBE_SESSION	56

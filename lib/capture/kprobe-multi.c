@@ -11,9 +11,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "attach-kind.h"
-#include "attach-spec.h"
-#include "kprobe-multi.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
+#include "capture/kprobe-multi.h"
 
 bool kprobe_multi__single(const struct btf *btf)
 {

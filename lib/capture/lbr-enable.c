@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include <bpf/libbpf.h>
-#include "lbr-enable.h"
+#include "capture/lbr-enable.h"
 
 struct lbr_enable {
 	int *fds;

@@ -17,9 +17,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "lbrfile.h"
+#include "lbrfile/lbrfile.h"
 /* the bits lbr_enable__open() takes come from branch_filter__parse() */
-#include "branch-filter.h"
+#include "lbrfile/branch-filter.h"
 
 struct lbr_enable;
 struct lbrfile_writer;

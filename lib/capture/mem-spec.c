@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/hw_breakpoint.h>
-#include "mem-spec.h"
+#include "capture/mem-spec.h"
 
 /* x86-64: user addresses are the canonical lower half */
 #define USER_TOP (1ULL << 47)

@@ -12,9 +12,9 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
-#include "attach-kind.h"
-#include "attach-spec.h"
-#include "mem-watch.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
+#include "capture/mem-watch.h"
 
 /* The probe's variable: only mem_watch__probe() writes it. */
 static volatile __u64 probe_var;

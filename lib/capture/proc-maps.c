@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
-#include "build-id.h"
-#include "lbrfile.h"
-#include "proc-maps.h"
+#include "symbols/build-id.h"
+#include "lbrfile/lbrfile.h"
+#include "capture/proc-maps.h"
 
 /* Build ids by path: every process maps the same libraries */
 struct bid_cache {

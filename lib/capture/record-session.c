@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "print.h"
-#include "lbrfile.h"
-#include "record-session.h"
-#include "workload.h"
+#include "util/print.h"
+#include "lbrfile/lbrfile.h"
+#include "capture/record-session.h"
+#include "capture/workload.h"
 
 static volatile sig_atomic_t stop_requested;
 

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "capture-engine.h"
+#include "capture/capture-engine.h"
 
 struct record_session_opts {
 	struct capture_opts capture;	/* copied; follow is set from follow below */

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arg-value.h"
-#include "syscall-table.h"
-#include "tracefs-util.h"
+#include "lbrfile/arg-value.h"
+#include "capture/syscall-table.h"
+#include "util/tracefs-util.h"
 
 static const char *const syscall_names[] = {
 #include "syscall-names.h"

@@ -7,7 +7,7 @@
 #ifndef LBRSNAP_SYSCALL_TABLE_H
 #define LBRSNAP_SYSCALL_TABLE_H
 
-#include "lbrfile.h"
+#include "lbrfile/lbrfile.h"
 
 struct syscall_table;
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "uprobe-spec.h"
+#include "capture/uprobe-spec.h"
 
 /* Where the dynamic linker looks when ld.so.conf names nothing else (x86-64 Debian first) */
 static const char *const lib_dirs[] = {

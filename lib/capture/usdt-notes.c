@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "elf-notes.h"
-#include "usdt-notes.h"
+#include "symbols/elf-notes.h"
+#include "capture/usdt-notes.h"
 
 #define SDT_NOTE_OWNER "stapsdt"
 #define SDT_NOTE_TYPE 3

@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
-#include "print.h"
-#include "workload.h"
+#include "util/print.h"
+#include "capture/workload.h"
 
 char *workload__find_program(const char *name)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arg-value.h"
-#include "ret-value.h"
+#include "lbrfile/arg-value.h"
+#include "lbrfile/ret-value.h"
 
 static const char *const arg_names[LBRSNAP_MAX_ARGS] = {
 	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5",

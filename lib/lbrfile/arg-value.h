@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "lbrfile.h"
+#include "lbrfile/lbrfile.h"
 
 /* One argument of one record. */
 struct lbr_arg {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include "branch-filter.h"
+#include "lbrfile/branch-filter.h"
 
 static const struct {
 	const char *name;

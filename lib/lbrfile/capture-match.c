@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "capture-match.h"
+#include "lbrfile/capture-match.h"
 
 void capture_match__uname_release(const char *uname, size_t len, char *buf, size_t buf_len)
 {

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "event-fields.h"
-#include "ret-value.h"
-#include "record-fields.h"
+#include "lbrfile/event-fields.h"
+#include "lbrfile/ret-value.h"
+#include "lbrfile/record-fields.h"
 
 
 static const char *const arg_names[LBRSNAP_MAX_ARGS] = {

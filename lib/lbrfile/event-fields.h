@@ -20,7 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "arg-value.h"
+#include "lbrfile/arg-value.h"
 
 #define EVENT_FIELDS_MAX	(LBRSNAP_MAX_ARGS + 3)
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The kinds of attach point (API in lbr-kind.h): one row each, by enum lbrsnap_kind. */
 #include <string.h>
-#include "lbr-kind.h"
+#include "lbrfile/lbr-kind.h"
 
 static const struct lbr_kind kinds[LBRSNAP_KIND__MAX] = {
 	[LBRSNAP_KIND_FEXIT] = { "fexit", LBR_KIND_KFUNC | LBR_KIND_RETURN | LBR_KIND_ARGS },

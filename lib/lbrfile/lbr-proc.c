@@ -2,7 +2,7 @@
 /* The MAPS section payload (format in lbr-proc.h). */
 #include <errno.h>
 #include <string.h>
-#include "lbr-proc.h"
+#include "lbrfile/lbr-proc.h"
 
 int lbr_proc__parse(const void *data, size_t size, struct lbr_proc *p)
 {

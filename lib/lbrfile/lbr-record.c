@@ -4,7 +4,7 @@
  * the reader checks every record with it, and the writer refuses what the reader would.
  */
 #include <errno.h>
-#include "lbrfile.h"
+#include "lbrfile/lbrfile.h"
 
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 {

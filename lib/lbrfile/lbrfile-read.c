@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "align.h"
-#include "lbrfile.h"
+#include "util/align.h"
+#include "lbrfile/lbrfile.h"
 
 struct rec_index {
 	__u64 time_ns;

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "align.h"
-#include "out-file.h"
-#include "lbrfile.h"
+#include "util/align.h"
+#include "util/out-file.h"
+#include "lbrfile/lbrfile.h"
 
 struct lbrfile_writer {
 	struct out_file out;

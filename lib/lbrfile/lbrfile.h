@@ -41,7 +41,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "capture.h"
-#include "lbr-proc.h"
+#include "lbrfile/lbr-proc.h"
 
 #define LBRFILE_MAGIC "LBRSNAP1"
 #define LBRFILE_VERSION 3

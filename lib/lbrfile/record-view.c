@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <string.h>
-#include "record-view.h"
-#include "trim.h"
-#include "usyms.h"
+#include "lbrfile/record-view.h"
+#include "symbols/trim.h"
+#include "symbols/usyms.h"
 
 enum lbrsnap_ret_kind lbr_record_view__ap_ret_kind(const struct lbr_attach_point *ap)
 {

@@ -11,9 +11,9 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include "lbrfile.h"
-#include "arg-value.h"
-#include "ret-value.h"
+#include "lbrfile/lbrfile.h"
+#include "lbrfile/arg-value.h"
+#include "lbrfile/ret-value.h"
 
 struct ksyms;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdio.h>
 #include <string.h>
-#include "lbrfile.h"
-#include "ret-value.h"
+#include "lbrfile/lbrfile.h"
+#include "lbrfile/ret-value.h"
 
 /* Kernel-internal codes (include/linux/errno.h) that can leak into return values. */
 static const char *const kernel_errnos[] = {

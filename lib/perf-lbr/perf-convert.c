@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
-#include "print.h"
-#include "perf-tracing-data.h"
-#include "perf-event-desc.h"
-#include "perf-data-writer.h"
-#include "version.h"
-#include "perf-convert.h"
-#include "perf-lbr.h"
+#include "util/print.h"
+#include "perf-lbr/perf-tracing-data.h"
+#include "perf-lbr/perf-event-desc.h"
+#include "perf/perf-data-writer.h"
+#include "util/version.h"
+#include "perf-lbr/perf-convert.h"
+#include "perf-lbr/perf-lbr.h"
 
 static int write_record(const struct perf_event_header *rec, __u64 time, void *ctx)
 {

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "align.h"
-#include "perf-event-desc.h"
-#include "perf-lbr.h"
+#include "util/align.h"
+#include "perf-lbr/perf-event-desc.h"
+#include "perf-lbr/perf-lbr.h"
 
 
 size_t perf_feat__string_size(const char *s)

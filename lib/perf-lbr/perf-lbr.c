@@ -13,15 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include "align.h"
-#include "out-file.h"
-#include "ksyms.h"
-#include "branch-filter.h"
-#include "print.h"
-#include "record-view.h"
-#include "perf-lbr.h"
-#include "event-fields.h"
-#include "text-escape.h"
+#include "util/align.h"
+#include "util/out-file.h"
+#include "symbols/ksyms.h"
+#include "lbrfile/branch-filter.h"
+#include "util/print.h"
+#include "lbrfile/record-view.h"
+#include "perf-lbr/perf-lbr.h"
+#include "lbrfile/event-fields.h"
+#include "util/text-escape.h"
 
 /*
  * header, stack, branches, the fixed RAW part, the call, the arguments' typed fields, the

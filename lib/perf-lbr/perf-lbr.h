@@ -18,10 +18,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "lbrfile.h"
-#include "event-fields.h"
-#include "record-fields.h"
-#include "perf-data.h"
+#include "lbrfile/lbrfile.h"
+#include "lbrfile/event-fields.h"
+#include "lbrfile/record-fields.h"
+#include "perf/perf-data.h"
 
 #define PERF_LBR_SYSTEM		"lbr"
 /* Bytes of the RAW payload before its argument fields and tails (record-fields.h) */

@@ -22,19 +22,19 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "print.h"
-#include "perf-tracing-data.h"
-#include "perf-event-desc.h"
-#include "perf-sample.h"
-#include "perf-data-reader.h"
-#include "perf-data-writer.h"
-#include "perf-unzip.h"
-#include "perf-pipe.h"
-#include "perf-convert.h"
-#include "perf-merge.h"
-#include "perf-lbr.h"
-#include "capture-match.h"
-#include "out-file.h"
+#include "util/print.h"
+#include "perf-lbr/perf-tracing-data.h"
+#include "perf-lbr/perf-event-desc.h"
+#include "perf/perf-sample.h"
+#include "perf/perf-data-reader.h"
+#include "perf/perf-data-writer.h"
+#include "perf/perf-unzip.h"
+#include "perf/perf-pipe.h"
+#include "perf-lbr/perf-convert.h"
+#include "perf-lbr/perf-merge.h"
+#include "perf-lbr/perf-lbr.h"
+#include "lbrfile/capture-match.h"
+#include "util/out-file.h"
 
 #define NO_TIME		(~0ULL)
 

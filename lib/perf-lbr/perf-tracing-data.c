@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perf-tracing-data.h"
-#include "perf-lbr.h"
-#include "ret-value.h"
-#include "event-fields.h"
-#include "record-fields.h"
-#include "tracedat-live.h"
+#include "perf-lbr/perf-tracing-data.h"
+#include "perf-lbr/perf-lbr.h"
+#include "lbrfile/ret-value.h"
+#include "lbrfile/event-fields.h"
+#include "lbrfile/record-fields.h"
+#include "tracedat/tracedat-live.h"
 
 /* buf_printf() formats: %% for each % of the print fmt */
 #define PRINT_COUNTS	"branches=%%u stack=%%u trim_branches=%%u trim_stack=%%u seq=%%llu\", "

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "print.h"
-#include "perf-data.h"
-#include "perf-data-reader.h"
-#include "perf-unzip.h"
+#include "util/print.h"
+#include "perf/perf-data.h"
+#include "perf/perf-data-reader.h"
+#include "perf/perf-unzip.h"
 
 #define READ_BUF_SIZE	(1 << 20)
 

@@ -4,7 +4,7 @@
 #define LBRSNAP_PERF_DATA_READER_H
 
 #include <stddef.h>
-#include "perf-data.h"
+#include "perf/perf-data.h"
 
 struct perf_reader;
 

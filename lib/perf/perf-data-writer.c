@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "print.h"
-#include "perf-data.h"
-#include "out-file.h"
-#include "perf-data-writer.h"
+#include "util/print.h"
+#include "perf/perf-data.h"
+#include "util/out-file.h"
+#include "perf/perf-data-writer.h"
 
 #define WRITE_BUF_SIZE	(1 << 20)
 

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "print.h"
-#include "out-file.h"
-#include "perf-data.h"
-#include "perf-data-reader.h"
-#include "perf-data-writer.h"
-#include "perf-pipe.h"
+#include "util/print.h"
+#include "util/out-file.h"
+#include "perf/perf-data.h"
+#include "perf/perf-data-reader.h"
+#include "perf/perf-data-writer.h"
+#include "perf/perf-pipe.h"
 
 #define REC_MAX		65536
 #define OUT_BUF_SIZE	(1 << 20)

@@ -10,7 +10,7 @@
 #define LBRSNAP_PERF_PIPE_H
 
 #include <stdbool.h>
-#include "perf-data.h"
+#include "perf/perf-data.h"
 
 #define PERF_PIPE_HEADER_SIZE		16
 

@@ -4,8 +4,8 @@
  * Sample order: IDENTIFIER, IP, TID, TIME, ADDR, ID, ...; trailer order: TID, TIME, ID,
  * STREAM_ID, CPU, IDENTIFIER (all u64 each).
  */
-#include "perf-data.h"
-#include "perf-sample.h"
+#include "perf/perf-data.h"
+#include "perf/perf-sample.h"
 
 static int bits(__u64 sample_type, __u64 mask)
 {

@@ -4,7 +4,7 @@
 #define LBRSNAP_PERF_SAMPLE_H
 
 #include <stddef.h>
-#include "perf-data.h"
+#include "perf/perf-data.h"
 
 /* Byte offset of TIME in a SAMPLE body (after the header), or -1 if absent. */
 int perf_sample__time_pos(__u64 sample_type);

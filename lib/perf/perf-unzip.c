@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
-#include "perf-unzip.h"
+#include "perf/perf-unzip.h"
 
 struct perf_unzip {
 	ZSTD_DStream *ds;

@@ -8,7 +8,7 @@
 #ifndef LBRSNAP_PERF_UNZIP_H
 #define LBRSNAP_PERF_UNZIP_H
 
-#include "perf-data.h"
+#include "perf/perf-data.h"
 
 struct perf_unzip;
 

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "group.h"
+#include "report/group.h"
 
 void group_key__reset(struct group_key *k)
 {

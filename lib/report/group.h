@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "lbrfile.h"
+#include "lbrfile/lbrfile.h"
 
 /* A key being built; reused from record to record, so it allocates only while it grows. */
 struct group_key {

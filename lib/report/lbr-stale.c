@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lbrfile.h"
-#include "lbr-stale.h"
+#include "lbrfile/lbrfile.h"
+#include "report/lbr-stale.h"
 
 struct tally_ctx {
 	const struct lbrfile *f;

@@ -6,13 +6,13 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "lbr-stale.h"
-#include "report.h"
-#include "arg-value.h"
-#include "json-writer.h"
-#include "record-fields.h"
-#include "record-view.h"
-#include "user-frames.h"
+#include "report/lbr-stale.h"
+#include "report/report.h"
+#include "lbrfile/arg-value.h"
+#include "util/json-writer.h"
+#include "lbrfile/record-fields.h"
+#include "lbrfile/record-view.h"
+#include "report/user-frames.h"
 
 /* A record's arguments as text: six strings of up to 1024 characters, escaped */
 static char args_buf[6 * (4 * LBRSNAP_MAX_STRING_LEN + 64)];

@@ -8,12 +8,12 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "group.h"
-#include "lbrfile.h"
-#include "record-view.h"
-#include "ksyms.h"
-#include "symbolize.h"
-#include "usyms.h"
+#include "report/group.h"
+#include "lbrfile/lbrfile.h"
+#include "lbrfile/record-view.h"
+#include "symbols/ksyms.h"
+#include "symbols/symbolize.h"
+#include "symbols/usyms.h"
 
 struct report {
 	FILE *out;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <string.h>
-#include "json-writer.h"
-#include "lbrfile.h"
-#include "ret-value.h"
-#include "user-frames.h"
+#include "util/json-writer.h"
+#include "lbrfile/lbrfile.h"
+#include "lbrfile/ret-value.h"
+#include "report/user-frames.h"
 
 #define USYM_LEN 4352	/* a name, an offset and a path */
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 struct json_writer;
 struct lbr_record;

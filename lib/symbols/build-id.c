@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "build-id.h"
-#include "elf-notes.h"
+#include "symbols/build-id.h"
+#include "symbols/elf-notes.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stddef.h>
-#include "elf-notes.h"
+#include "symbols/elf-notes.h"
 
 int elf_notes__for_each(Elf *elf, elf_note_fn fn, void *ctx)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 struct name_slot {
 	__u32 hash;		/* full hash: most probes end without a strcmp() */

@@ -15,7 +15,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include "symbolize.h"
+#include "symbols/symbolize.h"
 
 #define CACHE_SLOTS 4096
 

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 #define SYMBOLIZE_MAX_FRAMES 8
 

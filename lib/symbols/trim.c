@@ -6,7 +6,7 @@
  * the thunks every indirect call and return goes through on mitigated x86 kernels.
  */
 #include <string.h>
-#include "trim.h"
+#include "symbols/trim.h"
 
 /* Function names that are tracing path exactly. */
 static const char *const exact_names[] = {

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "capture.h"
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 /* True when a function of that name (module may be NULL) runs only for the tracing path. */
 bool trim__is_tracing_func(const char *name, const char *module);

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "build-id.h"
-#include "lbrfile.h"
-#include "usyms.h"
+#include "symbols/build-id.h"
+#include "lbrfile/lbrfile.h"
+#include "symbols/usyms.h"
 
 struct usym {
 	__u64 addr;		/* link-time address */

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
-#include "record-fields.h"
-#include "tracedat-formats.h"
+#include "lbrfile/record-fields.h"
+#include "tracedat-lbr/tracedat-formats.h"
 
 #define PRINT_U64_ARRAY(f) \
 	"__print_array(__get_dynamic_array(" f "), __get_dynamic_array_len(" f ") / 8, 8)"

@@ -30,11 +30,11 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "ksyms.h"
-#include "lbrfile.h"
-#include "usyms.h"
-#include "event-fields.h"
-#include "record-view.h"
+#include "symbols/ksyms.h"
+#include "lbrfile/lbrfile.h"
+#include "symbols/usyms.h"
+#include "lbrfile/event-fields.h"
+#include "lbrfile/record-view.h"
 
 #define TRACEDAT_LBR_SYSTEM	"lbr"
 

@@ -11,15 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
-#include "capture-match.h"
-#include "lbrfile.h"
-#include "tracedat-formats.h"
-#include "tracedat-input.h"
-#include "tracedat-live.h"
-#include "tracedat-merge.h"
-#include "tracedat-pages.h"
-#include "tracedat-writer.h"
-#include "text-escape.h"
+#include "lbrfile/capture-match.h"
+#include "lbrfile/lbrfile.h"
+#include "tracedat-lbr/tracedat-formats.h"
+#include "tracedat/tracedat-input.h"
+#include "tracedat/tracedat-live.h"
+#include "tracedat-lbr/tracedat-merge.h"
+#include "tracedat/tracedat-pages.h"
+#include "tracedat/tracedat-writer.h"
+#include "util/text-escape.h"
 
 /* A CPU's records as their indices in the capture's time order: 4 bytes each */
 struct cpu_records {

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tracedat-check.h"
-#include "tracedat-pages.h"
+#include "tracedat/tracedat-check.h"
+#include "tracedat/tracedat-pages.h"
 
 /* the ring buffer's event types (include/linux/ring_buffer.h) */
 #define TYPE_LEN_DATA_MAX	28

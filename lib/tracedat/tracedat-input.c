@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
-#include "tracedat-check.h"
-#include "tracedat-input.h"
+#include "tracedat/tracedat-check.h"
+#include "tracedat/tracedat-input.h"
 
 #define SEC_FL_COMPRESS	1
 /* The kernel's CONFIG_NR_CPUS limit: per-CPU tables are sized from the count. */

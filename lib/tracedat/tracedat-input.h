@@ -11,7 +11,7 @@
 #ifndef LBRSNAP_TRACEDAT_INPUT_H
 #define LBRSNAP_TRACEDAT_INPUT_H
 
-#include "tracedat-writer.h"
+#include "tracedat/tracedat-writer.h"
 
 struct tracedat_input_info {
 	int version;			/* 6 or 7 */

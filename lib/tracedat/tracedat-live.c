@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tracefs.h>
-#include "tracedat-live.h"
+#include "tracedat/tracedat-live.h"
 
 /* The layout tracedat-pages.c encodes; identical to events/header_* on 64-bit kernels. */
 const char tracedat_header_page_x86_64[] =

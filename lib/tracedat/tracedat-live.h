@@ -3,7 +3,7 @@
 #ifndef LBRSNAP_TRACEDAT_LIVE_H
 #define LBRSNAP_TRACEDAT_LIVE_H
 
-#include "tracedat-writer.h"
+#include "tracedat/tracedat-writer.h"
 
 /*
  * Ring-buffer header descriptions (events/header_page, events/header_event) from tracefs,

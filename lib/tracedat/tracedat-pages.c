@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "align.h"
-#include "out-file.h"
-#include "tracedat-pages.h"
+#include "util/align.h"
+#include "util/out-file.h"
+#include "tracedat/tracedat-pages.h"
 
 #define TYPE_LEN_MAX_DATA	28	/* type_len 1..28: payload of type_len * 4 bytes */
 #define TYPE_TIME_EXTEND	30

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "out-file.h"
-#include "tracedat-writer.h"
+#include "util/out-file.h"
+#include "tracedat/tracedat-writer.h"
 
 struct cpu_slot {
 	__u64 offset;

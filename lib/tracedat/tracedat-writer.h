@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "tracedat-pages.h"
+#include "tracedat/tracedat-pages.h"
 
 /* trace.dat option ids (the same numbers in versions 6 and 7) */
 enum tracedat_option_id {

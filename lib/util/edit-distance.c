@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Edit distance (API in edit-distance.h). */
-#include "edit-distance.h"
+#include "util/edit-distance.h"
 #include <string.h>
 
 size_t edit_distance(const char *a, const char *b)

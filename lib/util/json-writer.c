@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json-writer.h"
+#include "util/json-writer.h"
 
 void json_writer__init(struct json_writer *w, FILE *out)
 {

@@ -13,8 +13,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include "print.h"
-#include "out-file.h"
+#include "util/print.h"
+#include "util/out-file.h"
 
 /* copy_all()'s buffer: 1 MiB a read() keeps the copy of a large file to few system calls */
 #define COPY_BUF_SIZE	(1 << 20)

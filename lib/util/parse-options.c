@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parse-options.h"
-#include "print.h"
+#include "util/parse-options.h"
+#include "util/print.h"
 
 #define HELP_COL	26	/* where the help text starts, as in perf's and git's usage */
 #define HELP_WIDTH	80

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <stdio.h>
-#include "print.h"
+#include "util/print.h"
 
 static int print_stderr(enum lbrsnap_print_level level, const char *fmt, va_list ap)
 {

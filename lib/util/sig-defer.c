@@ -2,8 +2,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include "print.h"
-#include "sig-defer.h"
+#include "util/print.h"
+#include "util/sig-defer.h"
 
 static const int held[] = { SIGINT, SIGTERM, SIGHUP };
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdio.h>
 #include <string.h>
-#include "print.h"
-#include "subcmd.h"
-#include "version.h"
+#include "util/print.h"
+#include "util/subcmd.h"
+#include "util/version.h"
 
 static void usage(FILE *out, const struct subcmd *cmds, const char *prog, const char *man)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* \xNN for every byte of a task's name that could end or forge a line. */
 #include <stdio.h>
-#include "text-escape.h"
+#include "util/text-escape.h"
 
 size_t text_escape(char *out, size_t out_len, const char *s, size_t len)
 {

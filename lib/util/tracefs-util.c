@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <tracefs.h>
-#include "tracefs-util.h"
+#include "util/tracefs-util.h"
 
 FILE *tracefs_util__fopen(const char *name)
 {

@@ -6,11 +6,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "attach-spec.h"
+#include "capture/attach-spec.h"
 #include "fuzz-file.h"
-#include "lbr-kind.h"
-#include "mem-spec.h"
-#include "usdt-notes.h"
+#include "lbrfile/lbr-kind.h"
+#include "capture/mem-spec.h"
+#include "capture/usdt-notes.h"
 
 static const char kallsyms[] =
 	"ffffffff81000000 T _text\n"

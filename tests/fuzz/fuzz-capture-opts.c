@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "capture-opts.h"
+#include "capture/capture-opts.h"
 #include "fuzz-file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <unistd.h>
 #include "fuzz-file.h"
-#include "perf-convert.h"
-#include "tracedat-merge.h"
+#include "perf-lbr/perf-convert.h"
+#include "tracedat-lbr/tracedat-merge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

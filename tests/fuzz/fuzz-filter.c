@@ -5,9 +5,9 @@
  * sys_enter with this machine's syscall table (when tracefs has it); the rest is the text.
  */
 #include <stdlib.h>
-#include "arg-filter.h"
+#include "capture/arg-filter.h"
 #include "fuzz-file.h"
-#include "syscall-table.h"
+#include "capture/syscall-table.h"
 
 static struct attach_target mkdirat = {
 	.spec = "fexit:do_mkdirat", .name = "do_mkdirat", .kind = LBRSNAP_KIND_FEXIT,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "fuzz-file.h"
-#include "perf-merge.h"
+#include "perf-lbr/perf-merge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

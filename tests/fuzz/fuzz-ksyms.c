@@ -2,7 +2,7 @@
 /* kallsyms copies (a capture's KALLSYMS section, --kallsyms FILE): parse, then look up. */
 #include <stdint.h>
 #include <string.h>
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

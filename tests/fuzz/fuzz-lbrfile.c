@@ -5,9 +5,9 @@
  */
 #include <stdio.h>
 #include "fuzz-file.h"
-#include "ksyms.h"
-#include "lbrfile.h"
-#include "report.h"
+#include "symbols/ksyms.h"
+#include "lbrfile/lbrfile.h"
+#include "report/report.h"
 
 static int touch(const struct lbr_record *rec, void *ctx)
 {

@@ -5,9 +5,9 @@
  */
 #include <stdlib.h>
 #include "fuzz-file.h"
-#include "perf-data.h"
-#include "perf-data-reader.h"
-#include "perf-tracing-data.h"
+#include "perf/perf-data.h"
+#include "perf/perf-data-reader.h"
+#include "perf-lbr/perf-tracing-data.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

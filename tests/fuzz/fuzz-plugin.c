@@ -10,7 +10,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
-#include "tracedat-formats.h"
+#include "tracedat-lbr/tracedat-formats.h"
 
 int TEP_PLUGIN_LOADER(struct tep_handle *tep);
 

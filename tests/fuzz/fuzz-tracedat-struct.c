@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "fuzz-file.h"
-#include "tracedat-input.h"
-#include "tracedat-merge.h"
+#include "tracedat/tracedat-input.h"
+#include "tracedat-lbr/tracedat-merge.h"
 
 struct field {
 	size_t off;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* trace.dat metadata (v6 and v7, compressed sections too) as `trace-cmd-lbr merge` reads it. */
 #include "fuzz-file.h"
-#include "tracedat-input.h"
+#include "tracedat/tracedat-input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

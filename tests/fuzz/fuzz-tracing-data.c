@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perf-tracing-data.h"
+#include "perf-lbr/perf-tracing-data.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

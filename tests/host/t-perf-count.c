@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "perf-data.h"
-#include "perf-data-reader.h"
-#include "perf-pipe.h"
-#include "perf-unzip.h"
+#include "perf/perf-data.h"
+#include "perf/perf-data-reader.h"
+#include "perf/perf-pipe.h"
+#include "perf/perf-unzip.h"
 
 static const struct perf_event_attr *attr_of(struct perf_reader *r, __u64 id)
 {

@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lbrfile.h"
-#include "ret-value.h"
+#include "lbrfile/lbrfile.h"
+#include "lbrfile/ret-value.h"
 
 static int add_record(struct lbrfile_writer *w, char *args)
 {

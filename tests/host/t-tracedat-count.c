@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <trace-cmd.h>
-#include "tracedat-input.h"
+#include "tracedat/tracedat-input.h"
 
 static unsigned long long count_events(struct tracecmd_input *h, unsigned int cpus)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "arg-filter.h"
+#include "capture/arg-filter.h"
 
 static struct attach_target mkdirat = {
 	.spec = "fexit:do_mkdirat", .name = "do_mkdirat", .kind = LBRSNAP_KIND_FEXIT,

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "attach-kind.h"
-#include "attach-spec.h"
+#include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
 
 static void test_every_kind(void)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "unit.h"
-#include "json-writer.h"
+#include "util/json-writer.h"
 
 static char *buf;
 static size_t buf_len;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "unit.h"
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 /* Out of order on purpose (modules load anywhere), with data symbols and an alias. */
 static const char sample[] =

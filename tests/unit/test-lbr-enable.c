@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include "unit.h"
-#include "lbr-enable.h"
-#include "branch-filter.h"
+#include "capture/lbr-enable.h"
+#include "lbrfile/branch-filter.h"
 
 /* A reading taken at t (before == after) with totals e and r. */
 static int feed(struct lbr_watch *w, __u64 t, __u64 e, __u64 r)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "unit.h"
-#include "lbr-stale.h"
-#include "report.h"
+#include "report/lbr-stale.h"
+#include "report/report.h"
 
 static char dir[] = "/tmp/test-lbr-stale-XXXXXX";
 static char with_gaps[64], without_gaps[64];

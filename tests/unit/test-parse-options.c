@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "capture-opts.h"
-#include "parse-options.h"
-#include "print.h"
+#include "capture/capture-opts.h"
+#include "util/parse-options.h"
+#include "util/print.h"
 
 struct own {
 	const char *output;

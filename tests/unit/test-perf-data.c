@@ -11,14 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <zstd.h>
-#include "perf-tracing-data.h"
-#include "perf-convert.h"
-#include "perf-merge.h"
-#include "perf-data.h"
-#include "perf-sample.h"
-#include "perf-data-reader.h"
-#include "perf-data-writer.h"
-#include "perf-lbr.h"
+#include "perf-lbr/perf-tracing-data.h"
+#include "perf-lbr/perf-convert.h"
+#include "perf-lbr/perf-merge.h"
+#include "perf/perf-data.h"
+#include "perf/perf-sample.h"
+#include "perf/perf-data-reader.h"
+#include "perf/perf-data-writer.h"
+#include "perf-lbr/perf-lbr.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/test-perf-data.XXXXXX";

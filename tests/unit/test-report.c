@@ -13,8 +13,8 @@
 #include <json-c/json.h>
 #include "unit.h"
 #include "builtin-report.h"
-#include "report.h"
-#include "ret-value.h"
+#include "report/report.h"
+#include "lbrfile/ret-value.h"
 
 #define BR_TYPE_RET	(6ull << 20)
 #define BR_MISPRED	1ull

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "unit.h"
-#include "lbrfile.h"
-#include "ret-value.h"
+#include "lbrfile/lbrfile.h"
+#include "lbrfile/ret-value.h"
 
 /* lbr_ret__format() into a static buffer, checking its return against the text length */
 static const char *fmt(enum lbrsnap_ret_kind kind, __s64 value)

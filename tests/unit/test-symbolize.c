@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "unit.h"
-#include "symbolize.h"
+#include "symbols/symbolize.h"
 
 #define SLIDE 0x3f000000ull
 

@@ -14,11 +14,11 @@
 #include <traceevent/kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 #include "unit.h"
-#include "lbrfile.h"
-#include "tracedat-check.h"
-#include "tracedat-formats.h"
-#include "tracedat-merge.h"
-#include "tracedat-pages.h"
+#include "lbrfile/lbrfile.h"
+#include "tracedat/tracedat-check.h"
+#include "tracedat-lbr/tracedat-formats.h"
+#include "tracedat-lbr/tracedat-merge.h"
+#include "tracedat/tracedat-pages.h"
 
 #define PAGE 4096
 

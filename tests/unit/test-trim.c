@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "trim.h"
+#include "symbols/trim.h"
 
 /* vmlinux symbols, then BPF ones ("[bpf]" in kallsyms) */
 static const char *const vmlinux_syms[] = {

@@ -15,10 +15,10 @@
 #include <sys/sdt.h>
 #include <sys/stat.h>
 #include "unit.h"
-#include "dwarf-types.h"
-#include "event-fields.h"
-#include "uprobe-spec.h"
-#include "usdt-notes.h"
+#include "capture/dwarf-types.h"
+#include "lbrfile/event-fields.h"
+#include "capture/uprobe-spec.h"
+#include "capture/usdt-notes.h"
 
 enum unit_color { UNIT_RED, UNIT_GREEN = 5 };
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "lbrfile.h"
+#include "lbrfile/lbrfile.h"
 #include "unit.h"
 
 /* header, 1 branch, 2 kernel frames, an argument block of 24 bytes, 3 user frames */

@@ -26,7 +26,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include "lbrfile.h"
+#include "lbrfile/lbrfile.h"
 
 #define USER_BASE	0x555500000000ULL
 #define USER_MAX	8
