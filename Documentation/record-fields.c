@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "lbrfile/record-fields.h"
+#include "view/record-fields.h"
 
 static void print_names(const struct lbr_event_schema *sc)
 {

@@ -7,6 +7,8 @@
 #   lbrfile/       lbrsnap.data (the record stream on disk), typed return values and the
 #                  branch filter words its META names
 #   symbols/       kallsyms, DWARF file:line, trimming of the tracing path
+#   view/          the record view (what a record shows, computed once from the file and the
+#                  symbols) and the field schema every output encodes it by
 #   report/        text and JSON rendering of captures
 #   perf/          perf.data reader and writer (generic, no lbr knowledge)
 #   perf-lbr/      lbr records as perf.data events: convert, merge (on perf/)

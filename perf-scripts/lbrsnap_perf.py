@@ -21,7 +21,7 @@ FEAT_TRACING_DATA = 1
 FEAT_EVENT_DESC = 12
 # The lbr tracepoint format (see lbrsnap-perf(1)); perf passes the fields in this order,
 # then the attach point's arguments, as its format in the tracing data names them. The list
-# is the field schema's (lib/lbrfile/record-fields.h, LBR_PERF_FIELDS): t-record-fields
+# is the field schema's (lib/view/record-fields.h, LBR_PERF_FIELDS): t-record-fields
 # compares it with what the build's record-fields program prints.
 FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
           "trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",

@@ -8,9 +8,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "capture/attach-kind.h"
-#include "capture/attach-spec.h"
-#include "capture/kprobe-multi.h"
-#include "capture/mem-watch.h"
+#include "capture/attach-target.h"
 
 static const struct attach_kind kinds[] = {
 	{

@@ -14,49 +14,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "capture.h"
+#include "capture/attach-target.h"
 
 struct btf;
-
-/* An argument as BTF types it: how the program extends it, how readers print it. */
-struct attach_arg {
-	char *name;		/* "" where BTF has no name */
-	char *type;		/* C spelling ("const char *"), "" for a syscall's raw registers */
-	char *enums;		/* an enum's "NAME=VALUE,..." from BTF, or "" */
-	__u8 kind;		/* enum lbrsnap_ret_kind, or LBRSNAP_ARG_STRING */
-	__u8 size;		/* bytes of the type */
-};
-
-struct attach_target {
-	char *spec;		/* canonical "kind:name" */
-	char *name;		/* function or tracepoint */
-	enum lbrsnap_kind kind;
-	bool has_ret;		/* fexit or kretprobe on a non-void function, or sys_exit */
-	bool ret_is_arg1;	/* raw_tp/tp_btf sys_exit: args[1] is the return value */
-	enum lbrsnap_ret_kind ret_kind;	/* how the return value is extended and printed */
-	__u8 ret_size;		/* bytes of the return type */
-	char *ret_type;		/* its C spelling from BTF ("int", "struct file *"), or NULL */
-	size_t spec_idx;	/* the user's spec it came from (the first, if several) */
-	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER or _EXIT: a syscall tracepoint */
-	__u32 nr_args;		/* arguments the program captures */
-	struct attach_arg args[LBRSNAP_MAX_ARGS];
-	/* mem: the breakpoint (mem-spec.h) */
-	__u64 mem_addr;
-	__u8 mem_len;
-	__u8 mem_access;	/* HW_BREAKPOINT_* bits */
-	bool mem_user;		/* a user address: watched in the followed processes */
-	/* uprobe, uretprobe, usdt: the file and what in it (uprobe-spec.h) */
-	char *upath;
-	char *ufunc;		/* uprobe, uretprobe */
-	__u64 uoff;		/* uprobe: bytes into ufunc */
-	char *usdt_provider;
-	char *usdt_name;
-};
-
-struct attach_set {
-	struct attach_target *v;
-	size_t nr;
-};
 
 /*
  * Expands the user's specs into targets, with their arguments typed when with_args. On error

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include "capture/attach-spec.h"
+#include "capture/attach-target.h"
 
 struct btf;
 struct btf_type;

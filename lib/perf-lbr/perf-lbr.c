@@ -18,9 +18,9 @@
 #include "symbols/ksyms.h"
 #include "lbrfile/branch-filter.h"
 #include "util/print.h"
-#include "lbrfile/record-view.h"
+#include "view/record-view.h"
 #include "perf-lbr/perf-lbr.h"
-#include "lbrfile/event-fields.h"
+#include "view/event-fields.h"
 #include "util/text-escape.h"
 
 /*

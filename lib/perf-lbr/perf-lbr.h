@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "lbrfile/lbrfile.h"
-#include "lbrfile/event-fields.h"
-#include "lbrfile/record-fields.h"
+#include "view/event-fields.h"
+#include "view/record-fields.h"
 #include "perf/perf-data.h"
 
 #define PERF_LBR_SYSTEM		"lbr"

@@ -14,8 +14,8 @@
 #include "perf-lbr/perf-tracing-data.h"
 #include "perf-lbr/perf-lbr.h"
 #include "lbrfile/ret-value.h"
-#include "lbrfile/event-fields.h"
-#include "lbrfile/record-fields.h"
+#include "view/event-fields.h"
+#include "view/record-fields.h"
 #include "tracedat/tracedat-live.h"
 
 /* buf_printf() formats: %% for each % of the print fmt */

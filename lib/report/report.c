@@ -10,8 +10,8 @@
 #include "report/report.h"
 #include "lbrfile/arg-value.h"
 #include "util/json-writer.h"
-#include "lbrfile/record-fields.h"
-#include "lbrfile/record-view.h"
+#include "view/record-fields.h"
+#include "view/record-view.h"
 #include "report/user-frames.h"
 
 /* A record's arguments as text: six strings of up to 1024 characters, escaped */

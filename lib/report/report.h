@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include "report/group.h"
 #include "lbrfile/lbrfile.h"
-#include "lbrfile/record-view.h"
+#include "view/record-view.h"
 #include "symbols/ksyms.h"
 #include "symbols/symbolize.h"
 #include "symbols/usyms.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
-#include "lbrfile/record-fields.h"
+#include "view/record-fields.h"
 #include "tracedat-lbr/tracedat-formats.h"
 
 #define PRINT_U64_ARRAY(f) \

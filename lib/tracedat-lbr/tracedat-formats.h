@@ -33,8 +33,8 @@
 #include "symbols/ksyms.h"
 #include "lbrfile/lbrfile.h"
 #include "symbols/usyms.h"
-#include "lbrfile/event-fields.h"
-#include "lbrfile/record-view.h"
+#include "view/event-fields.h"
+#include "view/record-view.h"
 
 #define TRACEDAT_LBR_SYSTEM	"lbr"
 

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include "unit.h"
 #include "capture/dwarf-types.h"
-#include "lbrfile/event-fields.h"
+#include "view/event-fields.h"
 #include "capture/uprobe-spec.h"
 #include "capture/usdt-notes.h"
 

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <linux/types.h>
-#include "lbrfile/record-view.h"
+#include "view/record-view.h"
 
 /* --- the fields ------------------------------------------------------------------------ */
 

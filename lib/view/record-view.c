@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <string.h>
-#include "lbrfile/record-view.h"
+#include "view/record-view.h"
 #include "symbols/trim.h"
 #include "symbols/usyms.h"
 

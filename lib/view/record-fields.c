@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdio.h>
 #include <stdlib.h>
-#include "lbrfile/record-fields.h"
+#include "view/record-fields.h"
 
 #define LBR_F_JSON_NAME(id, key, doc) [LBR_JSON_##id] = key,
 const char *const lbr_json_keys[LBR_JSON__MAX] = {

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lbrfile/event-fields.h"
+#include "view/event-fields.h"
 #include "lbrfile/ret-value.h"
-#include "lbrfile/record-fields.h"
+#include "view/record-fields.h"
 
 
 static const char *const arg_names[LBRSNAP_MAX_ARGS] = {
