@@ -3,7 +3,7 @@
 """Summarises `lbrsnap report --json` (stdin) as key=value lines for shell tests.
 
 count        number of record objects
-pids tids comms specs rets ret_types errnos   sorted distinct values, comma separated
+pids tids comms attachs rets ret_types errnos   sorted distinct values, comma separated
 min_stack    fewest stack frames in a record
 sorted       1 if time_ns never decreases
 fields       1 if every record has every documented field with the right type (time_ns a
