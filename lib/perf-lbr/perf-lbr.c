@@ -17,6 +17,7 @@
 #include "util/out-file.h"
 #include "symbols/ksyms.h"
 #include "lbrfile/branch-filter.h"
+#include "lbrfile/lbr-kind.h"
 #include "util/print.h"
 #include "view/record-view.h"
 #include "perf-lbr/perf-lbr.h"
@@ -200,8 +201,8 @@ static int init_event(struct perf_lbr *pl, size_t i, const struct perf_lbr_opts 
 	/* the event's format declares ret as the attach point's type */
 	e->ret_kind = lbr_record_view__ap_ret_kind(ap);
 	/* a user probe's function is no kernel symbol, whatever kallsyms has of that name */
-	sym = ap->target && ap->kind != LBRSNAP_KIND_UPROBE && ap->kind != LBRSNAP_KIND_URETPROBE &&
-	      ap->kind != LBRSNAP_KIND_USDT ? ksyms__by_name(pl->ks, ap->target) : NULL;
+	sym = ap->target && !lbr_kind__is_user(ap->kind) ? ksyms__by_name(pl->ks, ap->target) :
+	      NULL;
 	e->ip = sym ? sym->addr : 0;
 	return 0;
 }

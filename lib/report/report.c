@@ -9,6 +9,7 @@
 #include "report/lbr-stale.h"
 #include "report/report.h"
 #include "lbrfile/arg-value.h"
+#include "lbrfile/lbr-kind.h"
 #include "util/json-writer.h"
 #include "view/record-fields.h"
 #include "view/record-view.h"
@@ -160,7 +161,8 @@ static void text_when(FILE *out, const struct lbrsnap_event *ev)
  */
 static bool ret_type_unknown(const struct lbr_attach_point *ap, enum lbrsnap_ret_kind kind)
 {
-	return kind && ap && ap->kind == LBRSNAP_KIND_URETPROBE && (!ap->ret_type || !*ap->ret_type);
+	return kind && ap && lbr_kind__is_user(ap->kind) && lbr_kind__is_return(ap->kind) &&
+	       (!ap->ret_type || !*ap->ret_type);
 }
 
 /*
