@@ -163,7 +163,7 @@ check-host: all fuzz
 # exit right after their work; t-valgrind looks for definite leaks.
 check-asan: | deps-ok
 	$(Q)$(MAKE) --no-print-directory OUT=$(ASAN_OUT) SANITIZE=asan all
-	$(Q)LBRSNAP_BUILD=$(CURDIR)/$(ASAN_OUT) LBRSNAP_FUZZ_BUILD=$(CURDIR)/$(FUZZ_OUT) \
+	$(Q)LBRSNAP_BUILD="$(CURDIR)/$(ASAN_OUT)" LBRSNAP_FUZZ_BUILD="$(CURDIR)/$(FUZZ_OUT)" \
 		LBRSNAP_FUZZ_SECONDS=1 \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run-tests unit host
