@@ -195,6 +195,31 @@ static int td_need(size_t pos, size_t want, size_t len)
 	return want > len || pos > len - want ? -EINVAL : 0;
 }
 
+/*
+ * A block "size (width bytes: 4 or 8), then size bytes" at *pos: sets *text to its bytes and
+ * *size to their count, and *pos past it. -EINVAL when it runs past len.
+ */
+static int td_block(const char *d, size_t len, size_t *pos, unsigned int width,
+		    const char **text, __u64 *size)
+{
+	__u32 size32;
+
+	if (td_need(*pos, width, len))
+		return -EINVAL;
+	if (width == 4) {
+		memcpy(&size32, d + *pos, 4);
+		*size = size32;
+	} else {
+		memcpy(size, d + *pos, 8);
+	}
+	*pos += width;
+	if (td_need(*pos, *size, len))
+		return -EINVAL;
+	*text = d + *pos;
+	*pos += *size;
+	return 0;
+}
+
 static void td_scan_ids(const char *text, size_t len, __u32 *max_id)
 {
 	const char *p = text, *end = text + len, *d;
@@ -216,6 +241,7 @@ static void td_scan_ids(const char *text, size_t len, __u32 *max_id)
 /* "u32 count" then count times "u64 size, text": event format files; notes their IDs. */
 static int td_files(const char *d, size_t len, size_t *pos, __u32 *max_id)
 {
+	const char *text;
 	__u64 size;
 	__u32 n, i;
 
@@ -224,14 +250,9 @@ static int td_files(const char *d, size_t len, size_t *pos, __u32 *max_id)
 	memcpy(&n, d + *pos, 4);
 	*pos += 4;
 	for (i = 0; i < n; i++) {
-		if (td_need(*pos, 8, len))
+		if (td_block(d, len, pos, 8, &text, &size))
 			return -EINVAL;
-		memcpy(&size, d + *pos, 8);
-		*pos += 8;
-		if (td_need(*pos, size, len))
-			return -EINVAL;
-		td_scan_ids(d + *pos, size, max_id);
-		*pos += size;
+		td_scan_ids(text, size, max_id);
 	}
 	return 0;
 }
@@ -240,16 +261,13 @@ static int td_files(const char *d, size_t len, size_t *pos, __u32 *max_id)
 static int td_header(const char *d, size_t len, size_t *pos, const char *name)
 {
 	size_t nlen = strlen(name) + 1;
+	const char *text;
 	__u64 size;
 
-	if (td_need(*pos, nlen + 8, len) || memcmp(d + *pos, name, nlen))
+	if (td_need(*pos, nlen, len) || memcmp(d + *pos, name, nlen))
 		return -EINVAL;
-	memcpy(&size, d + *pos + nlen, 8);
-	*pos += nlen + 8;
-	if (td_need(*pos, size, len))
-		return -EINVAL;
-	*pos += size;
-	return 0;
+	*pos += nlen;
+	return td_block(d, len, pos, 8, &text, &size);
 }
 
 /*
@@ -261,28 +279,13 @@ static int td_header(const char *d, size_t len, size_t *pos, const char *name)
  */
 static size_t td_tail_end(const char *d, size_t len, size_t pos, bool has_cmdlines)
 {
-	__u64 size64;
-	__u32 size;
-	int i;
+	const char *text;
+	__u64 size;
 
-	for (i = 0; i < 2; i++) {
-		if (td_need(pos, 4, len))
-			return len;
-		memcpy(&size, d + pos, 4);
-		pos += 4;
-		if (td_need(pos, size, len))
-			return len;
-		pos += size;
-	}
-	if (has_cmdlines) {
-		if (td_need(pos, 8, len))
-			return len;
-		memcpy(&size64, d + pos, 8);
-		pos += 8;
-		if (td_need(pos, size64, len))
-			return len;
-		pos += size64;
-	}
+	/* kallsyms and printk formats: a u32 size each; the cmdlines: a u64 */
+	if (td_block(d, len, &pos, 4, &text, &size) || td_block(d, len, &pos, 4, &text, &size) ||
+	    (has_cmdlines && td_block(d, len, &pos, 8, &text, &size)))
+		return len;
 	return pos;
 }
 
