@@ -21,9 +21,8 @@ static const struct opt_row inject_rows[] = {
 	OPT_ROW_BOOL('f', "force", struct perf_cli, force,
 		     "merge even a capture of another kernel release or time range than the "
 		     "recording"),
-	{ .type = OPT_STRING, .long_name = "lbr", .arg = OPT_ARG_REQUIRED, .argname = "FILE",
-	  .dest = offsetof(struct perf_cli, capture), .flags = OPT_HIDDEN,
-	  .deprecated = "--lbr FILE is now --capture FILE" },
+	OPT_ROW_STRING_OLD("lbr", "FILE", struct perf_cli, capture,
+			   "--lbr FILE is now --capture FILE"),
 	OPT_ROW_END
 };
 

@@ -83,9 +83,8 @@ static const struct opt_row merge_rows[] = {
 	OPT_ROW_BOOL('f', "force", struct write_args, force,
 		     "merge even if the kernel release or the time ranges differ"),
 	WRITE_ROW_QUIET,
-	{ .type = OPT_STRING, .long_name = "lbr", .arg = OPT_ARG_REQUIRED, .argname = "FILE",
-	  .dest = offsetof(struct write_args, capture), .flags = OPT_HIDDEN,
-	  .deprecated = "--lbr FILE is now --capture FILE" },
+	OPT_ROW_STRING_OLD("lbr", "FILE", struct write_args, capture,
+			   "--lbr FILE is now --capture FILE"),
 	OPT_ROW_END
 };
 

@@ -68,6 +68,10 @@ struct opt_row {
 #define OPT_ROW_CALLBACK(s, l, a, fn, h) \
 	{ .type = OPT_CALLBACK, .short_name = s, .long_name = l, \
 	  .arg = (a) ? OPT_ARG_REQUIRED : OPT_ARG_NONE, .argname = a, .cb = fn, .help = h }
+/* An old spelling of a string option: parsed, hidden from --help, note said once on use */
+#define OPT_ROW_STRING_OLD(l, a, type_, member, note) \
+	{ .type = OPT_STRING, .long_name = l, .arg = OPT_ARG_REQUIRED, .argname = a, \
+	  .dest = offsetof(type_, member), .flags = OPT_HIDDEN, .deprecated = note }
 #define OPT_ROW_END { .type = OPT_END }
 
 /* One command's rows: sets end with a NULL rows. */
