@@ -90,11 +90,13 @@ int perf_unzip__feed(struct perf_unzip *u, const struct perf_event_header *comp)
 
 int perf_unzip__next(struct perf_unzip *u, const struct perf_event_header **ev)
 {
-	const struct perf_event_header *h = (const void *)(u->buf + u->pos);
 	size_t left = u->len - u->pos;
+	const struct perf_event_header *h;
 
+	/* nothing decompressed yet: buf may be NULL, and NULL + 0 is undefined */
 	if (left < sizeof(*h))
 		return 0;
+	h = (const void *)(u->buf + u->pos);
 	if (h->size < sizeof(*h) || h->size % 8)
 		return -EBADMSG;
 	if (left < h->size)
