@@ -310,6 +310,14 @@ static void json_lbr_stale(struct json_writer *w, const struct lbr_record_view *
 	json__field_bool(w, LBR_KEY(LBR_STALE), v->lbr_stale);
 }
 
+/* The 0x0 -> 0x0 entries a context switch left (record-view.h): not shown, counted */
+static void text_zero_branches(struct report *r, const struct lbr_record_view *v)
+{
+	if (v->zero_branches)
+		fprintf(r->out, "    [%u zero entries left out: LBR was cleared at a context "
+			"switch]\n", v->zero_branches);
+}
+
 /*
  * Summary: per CPU, how long LBR was off and how many records fall in that time; as members
  * of the JSON summary object in w, or (w NULL) as text lines.
@@ -576,6 +584,7 @@ static void json_record(struct report *r, const struct lbr_record_view *v)
 	json__field_s64(&w, LBR_KEY(STACK_ERR), ev->stack_err);
 	LBR_JSON_FIELDS(LBR_F_JSON)
 	json_lbr_stale(&w, v);
+	json__field_u64(&w, "zero_branches", v->zero_branches);
 	json_branches(r, &w, v->rec, v->trim_branches, false);
 	json_stack(r, &w, v->rec, v->trim_stack, false);
 	user_frames__json(&w, &r->usyms, r->file, v->rec);
@@ -599,8 +608,9 @@ static void rec_count(struct report *r, const struct lbr_record *rec)
 int report__record(struct report *r, const struct lbr_record *rec)
 {
 	const struct lbr_record_view *v = rec_view(r, rec);
-	const struct lbrsnap_event *ev = rec->ev;
+	const struct lbrsnap_event *ev = v->ev;
 
+	rec = v->rec;	/* as shown: its branches end before a zero entry (record-view.h) */
 	rec_count(r, rec);
 	if (r->json) {
 		json_record(r, v);
@@ -612,6 +622,7 @@ int report__record(struct report *r, const struct lbr_record *rec)
 			text_stack(r, rec, v->trim_stack, false);
 		user_frames__text(r->out, &r->usyms, r->file, rec);
 		text_notes(r, rec);
+		text_zero_branches(r, v);
 		text_lbr_stale(r, v);
 		fputc('\n', r->out);
 	}
@@ -788,7 +799,7 @@ static void key_loc(struct report *r, struct group_key *k, __u64 addr, bool ret_
 static void rec_key(struct report *r, const struct lbr_record *rec, struct group_key *k)
 {
 	const struct lbr_record_view *v = rec_view(r, rec);
-	const struct lbrsnap_event *ev = rec->ev;
+	const struct lbrsnap_event *ev = v->ev;
 	unsigned int i;
 
 	group_key__reset(k);
@@ -870,8 +881,8 @@ static void text_group(struct report *r, const struct group_table *t, const stru
 
 	text_group_line(r, t, g);
 	v = rec_view(r, ex);
-	if (ex->ev->nr_branches)
-		text_branches(r, ex, v->trim_branches, true);
+	if (v->ev->nr_branches)
+		text_branches(r, v->rec, v->trim_branches, true);
 	if (ex->ev->nr_stack)
 		text_stack(r, ex, v->trim_stack, true);
 	text_notes(r, ex);
@@ -901,7 +912,7 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 	json__field_bool(&w, LBR_KEY(CLOBBERED), ex->ev->flags & LBRSNAP_EV_CLOBBERED);
 	json__field_u64(&w, LBRF_trim_branches(LBR_F_STR), v->trim_branches);
 	json__field_u64(&w, LBRF_trim_stack(LBR_F_STR), v->trim_stack);
-	json_branches(r, &w, ex, v->trim_branches, true);
+	json_branches(r, &w, v->rec, v->trim_branches, true);
 	json_stack(r, &w, ex, v->trim_stack, true);
 	json__key(&w, "first");
 	json__begin_object(&w);

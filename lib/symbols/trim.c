@@ -43,6 +43,28 @@ static const char *const exact_names[] = {
 	"uretprobe_perf_func",
 	"uprobe_handle_trampoline",
 	"handle_trampoline",
+	"arch_uprobe_ignore",
+	/* kprobes of one function each (6.1 has no kprobe-multi) */
+	"get_kprobe",
+	"aggr_pre_handler",
+	"aggr_post_handler",
+	"opt_pre_handler",
+	"optimized_callback",
+	/* the traps: int3 (uprobes, kprobes without ftrace), debug exceptions (mem:) */
+	"asm_exc_int3",
+	"exc_int3",
+	"do_int3",
+	"do_int3_user",
+	"asm_exc_debug",
+	"exc_debug",
+	"exc_debug_kernel",
+	"exc_debug_user",
+	"noist_exc_debug",
+	"notify_debug",
+	"notify_die",
+	"hw_breakpoint_handler",
+	"perf_bp_event",
+	"bpf_overflow_handler",
 };
 
 /* Name prefixes of tracing-path function families. */
@@ -69,7 +91,7 @@ static const char *const prefixes[] = {
 	"arch_rethook_",
 	"kretprobe_",
 	"__kretprobe_",
-	"kprobe_ftrace_handler",
+	"kprobe_",			/* kprobe_ftrace_handler, kprobe_int3_handler, ... */
 	"ftrace_",			/* ftrace_caller, ftrace_regs_caller, ... */
 	"arch_ftrace_",
 	"__ftrace_",
@@ -144,8 +166,70 @@ static bool is_tracing_addr(const struct ksyms *ks, __u64 addr, const char *targ
 	return trim__is_tracing_func(k->name, k->module);
 }
 
-unsigned int trim__branches(const struct ksyms *ks, const struct lbrsnap_branch *br,
-			    unsigned int nr, const char *target)
+void trim__rule_names(struct trim_rule *r, const char *target)
+{
+	memset(r, 0, sizeof(*r));
+	r->how = TRIM_BY_NAME;
+	r->target = target;
+}
+
+void trim__rule_user(struct trim_rule *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->how = TRIM_TO_USER;
+}
+
+static void rule_range(struct trim_rule *r, const struct ksym *k, const char *target)
+{
+	/* the last symbol has no size: no end known, so no range */
+	if (!k || !k->size || trim__is_user_addr(k->addr)) {
+		trim__rule_names(r, target);
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	r->how = TRIM_BY_RANGE;
+	r->start = k->addr;
+	r->end = k->addr + k->size;
+	r->func = k->name;
+	r->target = k->name;
+}
+
+void trim__rule_func(struct trim_rule *r, const struct ksyms *ks, const char *func)
+{
+	rule_range(r, func ? ksyms__by_name(ks, func) : NULL, func);
+}
+
+void trim__rule_addr(struct trim_rule *r, const struct ksyms *ks, __u64 addr)
+{
+	rule_range(r, trim__is_user_addr(addr) ? NULL : ksyms__find(ks, addr), NULL);
+}
+
+/* In the traced function: its range, or another function kallsyms names the same */
+static bool in_func(const struct ksyms *ks, const struct trim_rule *r, __u64 addr)
+{
+	const struct ksym *k;
+
+	if (addr >= r->start && addr < r->end)
+		return true;
+	if (trim__is_user_addr(addr))
+		return false;
+	k = ksyms__find(ks, addr);
+	return k && k->addr != r->start && !k->module && !strcmp(k->name, r->func);
+}
+
+unsigned int trim__valid_branches(const struct lbrsnap_branch *br, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!br[i].from && !br[i].to)
+			break;
+	}
+	return i;
+}
+
+static unsigned int branches_by_name(const struct ksyms *ks, const char *target,
+				     const struct lbrsnap_branch *br, unsigned int nr)
 {
 	unsigned int i;
 
@@ -156,13 +240,59 @@ unsigned int trim__branches(const struct ksyms *ks, const struct lbrsnap_branch 
 	return i;
 }
 
-unsigned int trim__stack(const struct ksyms *ks, const __u64 *stack, unsigned int nr,
-			 const char *target)
+unsigned int trim__branches(const struct ksyms *ks, const struct trim_rule *r,
+			    const struct lbrsnap_branch *br, unsigned int nr)
 {
 	unsigned int i;
 
+	switch (r->how) {
+	case TRIM_BY_RANGE:
+		/*
+		 * A jump into the function from tracing-path code (a helper the program
+		 * calls, when that helper is traced) is not the traced code's
+		 */
+		for (i = 0; i < nr; i++) {
+			if (in_func(ks, r, br[i].from) ||
+			    (in_func(ks, r, br[i].to) && !is_tracing_addr(ks, br[i].from, NULL)))
+				return i;
+		}
+		break;
+	case TRIM_TO_USER:
+		for (i = 0; i < nr; i++) {
+			if (trim__is_user_addr(br[i].from))
+				return i;
+		}
+		/* the whole snapshot is newer than the trap */
+		return nr;
+	case TRIM_BY_NAME:
+		break;
+	}
+	return branches_by_name(ks, r->target, br, nr);
+}
+
+unsigned int trim__stack(const struct ksyms *ks, const struct trim_rule *r, const __u64 *stack,
+			 unsigned int nr)
+{
+	unsigned int i;
+
+	switch (r->how) {
+	case TRIM_BY_RANGE:
+		for (i = 0; i < nr; i++) {
+			if (in_func(ks, r, stack[i]))
+				return i;
+		}
+		break;
+	case TRIM_TO_USER:
+		for (i = 0; i < nr; i++) {
+			if (trim__is_user_addr(stack[i]))
+				return i;
+		}
+		return nr;
+	case TRIM_BY_NAME:
+		break;
+	}
 	for (i = 0; i < nr; i++) {
-		if (!is_tracing_addr(ks, stack[i], target))
+		if (!is_tracing_addr(ks, stack[i], r->target))
 			break;
 	}
 	return i;

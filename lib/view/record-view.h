@@ -24,8 +24,10 @@ struct lbr_span {
 };
 
 struct lbr_record_view {
+	/* the record as shown: its branches end before the first 0x0 -> 0x0 entry (trim.h) */
 	const struct lbr_record *rec;
 	const struct lbrsnap_event *ev;
+	unsigned int zero_branches;	/* 0x0 -> 0x0 entries and older ones left out */
 	const struct lbr_attach_point *ap;	/* NULL: the record names none of the file */
 	const char *attach;		/* the attach point's name ("fexit:do_sys_openat2"), "?" */
 	const char *target;		/* the traced function or tracepoint, NULL */
@@ -53,6 +55,9 @@ struct lbr_record_view {
 	char call[LBR_CALL_LEN];	/* "openat(dfd=-100, ...)", "" without arguments */
 	bool lbr_stale;			/* taken while LBR was off on its CPU (lbrfile.h) */
 	unsigned int nr_user_frames;	/* user stack entries that are frames (usyms.h) */
+	/* the header and record v->ev and v->rec point to when zero entries are left out */
+	struct lbrsnap_event ev_shown;
+	struct lbr_record rec_shown;
 };
 
 enum lbr_record_view_flags {

@@ -90,12 +90,27 @@ static unsigned int parse_listing(const char *listing, struct lbrsnap_branch *br
 	return nr;
 }
 
-static unsigned int trim_listing(const char *listing, const char *target)
+/* The branches of a listing trimmed as a record of a kernel function (func) has them */
+static unsigned int trim_listing(const char *listing, const char *func)
 {
 	struct lbrsnap_branch br[LBRSNAP_MAX_BRANCHES];
 	unsigned int nr = parse_listing(listing, br);
+	struct trim_rule r;
 
-	return trim__branches(ks, br, nr, target);
+	trim__rule_func(&r, ks, func);
+	CU_ASSERT_EQUAL(r.how, func ? TRIM_BY_RANGE : TRIM_BY_NAME);
+	return trim__branches(ks, &r, br, nr);
+}
+
+/* ... as a tracepoint's record (the name list) */
+static unsigned int trim_listing_tp(const char *listing, const char *tp)
+{
+	struct lbrsnap_branch br[LBRSNAP_MAX_BRANCHES];
+	unsigned int nr = parse_listing(listing, br);
+	struct trim_rule r;
+
+	trim__rule_names(&r, tp);
+	return trim__branches(ks, &r, br, nr);
 }
 
 static void test_fentry_any(void)
@@ -125,7 +140,7 @@ static void test_fentry_any(void)
 	/* everything newer than the traced function's own return into the trampoline */
 	CU_ASSERT_EQUAL(trim_listing(before, "__x64_sys_bpf"), 9);
 	CU_ASSERT_EQUAL(trim_listing(after, "__x64_sys_bpf"), 6);
-	CU_ASSERT_EQUAL(trim_listing(after, NULL), 6);
+	CU_ASSERT_EQUAL(trim_listing_tp(after, NULL), 6);
 }
 
 static void test_kprobe_multi_any(void)
@@ -210,7 +225,7 @@ static void test_raw_tracepoint(void)
 	"[#01] __x86_indirect_thunk_rax+0x0 -> bpf_prog_6deef7357e7b4530_rawtp+0x0\n"
 	"[#00] bpf_prog_6deef7357e7b4530_rawtp+0x40 -> intel_pmu_snapshot_branch_stack+0x0\n";
 
-	CU_ASSERT_EQUAL(trim_listing(listing, "sched_switch"), 10);
+	CU_ASSERT_EQUAL(trim_listing_tp(listing, "sched_switch"), 10);
 }
 
 /* fexit on a function that is itself on the tracing path: its return is the event */
@@ -223,7 +238,7 @@ static void test_target_never_trimmed(void)
 	"[#00] bpf_prog_dc54a596b39d4177_fexit1+0x101 -> intel_pmu_snapshot_branch_stack+0x0\n";
 
 	CU_ASSERT_EQUAL(trim_listing(listing, "migrate_disable"), 2);
-	CU_ASSERT_EQUAL(trim_listing(listing, NULL), 3);
+	CU_ASSERT_EQUAL(trim_listing_tp(listing, NULL), 3);
 }
 
 static void test_edges(void)
@@ -232,10 +247,23 @@ static void test_edges(void)
 		{ .from = 0x1000, .to = resolve("schedule+0x0") },	/* below every symbol */
 		{ .from = resolve("migrate_disable+0x1"), .to = resolve("schedule+0x0") },
 	};
+	struct trim_rule r;
 
-	CU_ASSERT_EQUAL(trim__branches(ks, br, 2, NULL), 0);
-	CU_ASSERT_EQUAL(trim__branches(ks, br + 1, 1, NULL), 1);
-	CU_ASSERT_EQUAL(trim__branches(ks, br, 0, NULL), 0);
+	trim__rule_names(&r, NULL);
+	CU_ASSERT_EQUAL(trim__branches(ks, &r, br, 2), 0);
+	CU_ASSERT_EQUAL(trim__branches(ks, &r, br + 1, 1), 1);
+	CU_ASSERT_EQUAL(trim__branches(ks, &r, br, 0), 0);
+	/* no range: a function kallsyms lacks, the last symbol (no end), a user address */
+	trim__rule_func(&r, ks, "no_such_function");
+	CU_ASSERT_EQUAL(r.how, TRIM_BY_NAME);
+	trim__rule_func(&r, ks, "bpf_prog_6deef7357e7b4530_rawtp");
+	CU_ASSERT_EQUAL(r.how, TRIM_BY_NAME);
+	trim__rule_addr(&r, ks, 0x401000);
+	CU_ASSERT_EQUAL(r.how, TRIM_BY_NAME);
+	trim__rule_addr(&r, ks, resolve("schedule+0x20"));
+	CU_ASSERT_EQUAL(r.how, TRIM_BY_RANGE);
+	CU_ASSERT_EQUAL(r.start, resolve("schedule+0x0"));
+	CU_ASSERT_STRING_EQUAL(r.func, "schedule");
 }
 
 static void test_names(void)
@@ -277,9 +305,11 @@ static void test_stack(void)
 		resolve("__schedule+0x3a6"),
 		resolve("schedule+0x25"),
 	};
+	struct trim_rule r;
 
-	CU_ASSERT_EQUAL(trim__stack(ks, stack, 6, "sched_switch"), 4);
-	CU_ASSERT_EQUAL(trim__stack(ks, stack + 4, 2, "sched_switch"), 0);
+	trim__rule_names(&r, "sched_switch");
+	CU_ASSERT_EQUAL(trim__stack(ks, &r, stack, 6), 4);
+	CU_ASSERT_EQUAL(trim__stack(ks, &r, stack + 4, 2), 0);
 }
 
 static CU_TestInfo trim_tests[] = {
