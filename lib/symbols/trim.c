@@ -6,6 +6,7 @@
  * the thunks every indirect call and return goes through on mitigated x86 kernels.
  */
 #include <string.h>
+#include "lbrfile/lbr-kind.h"
 #include "symbols/trim.h"
 
 /* Function names that are tracing path exactly. */
@@ -202,6 +203,26 @@ void trim__rule_func(struct trim_rule *r, const struct ksyms *ks, const char *fu
 void trim__rule_addr(struct trim_rule *r, const struct ksyms *ks, __u64 addr)
 {
 	rule_range(r, trim__is_user_addr(addr) ? NULL : ksyms__find(ks, addr), NULL);
+}
+
+void trim__rule(struct trim_rule *r, const struct ksyms *ks, unsigned int kind,
+		const char *target, const struct lbrsnap_args *args)
+{
+	const __u64 *val = args ? (const __u64 *)(args + 1) : NULL;
+
+	if (lbr_kind__is(kind, LBR_KIND_KFUNC)) {
+		trim__rule_func(r, ks, target);
+	} else if (lbr_kind__is(kind, LBR_KIND_USER)) {
+		trim__rule_user(r);
+	} else if (lbr_kind__is(kind, LBR_KIND_WATCH) && args && args->nr_args >= 2) {
+		/* the watched address, then (last) the instruction that trapped */
+		if (trim__is_user_addr(val[0]))
+			trim__rule_user(r);
+		else
+			trim__rule_addr(r, ks, val[args->nr_args - 1]);
+	} else {
+		trim__rule_names(r, target);
+	}
 }
 
 /* In the traced function: its range, or another function kallsyms names the same */

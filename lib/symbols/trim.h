@@ -32,6 +32,15 @@ struct trim_rule {
 };
 
 /*
+ * The rule of a record of an attach point of kind (enum lbrsnap_kind; 0: unknown) and
+ * target, args its argument block (NULL without): a kernel function's range (with
+ * kprobe-multi each function is an attach point of its own), the function a kernel
+ * watchpoint's access trapped in, the trap from user mode of user probes and watchpoints,
+ * the name list for tracepoints and unknown attach points.
+ */
+void trim__rule(struct trim_rule *r, const struct ksyms *ks, unsigned int kind,
+		const char *target, const struct lbrsnap_args *args);
+/*
  * The rule of a kernel function traced by name: its range from ks, or the name list where
  * ks has no range for it.
  */

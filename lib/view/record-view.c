@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <string.h>
 #include "view/record-view.h"
-#include "lbrfile/lbr-kind.h"
 #include "symbols/trim.h"
 #include "symbols/usyms.h"
 
@@ -19,36 +18,6 @@ static void view_ret(struct lbr_record_view *v)
 	v->ret_str[0] = 0;
 	if (v->ret_kind)
 		lbr_ret__format(v->ret_kind, v->ret, v->ret_str, sizeof(v->ret_str));
-}
-
-/*
- * How the record's tracing path is told from the traced code (trim.h): a kernel function's
- * range (for kprobe-multi each function is an attach point of its own), the function a
- * kernel watchpoint trapped in, the trap from user mode of user probes and watchpoints, the
- * name list for tracepoints.
- */
-static void view_rule(const struct lbr_record_view *v, const struct ksyms *ks,
-		      struct trim_rule *r)
-{
-	const struct lbr_attach_point *ap = v->ap;
-	const struct lbrsnap_args *a = v->rec->args;
-	const __u64 *val = a ? (const __u64 *)(a + 1) : NULL;
-
-	if (!ap) {
-		trim__rule_names(r, NULL);
-	} else if (lbr_kind__is(ap->kind, LBR_KIND_KFUNC)) {
-		trim__rule_func(r, ks, ap->target);
-	} else if (lbr_kind__is_user(ap->kind)) {
-		trim__rule_user(r);
-	} else if (lbr_kind__is(ap->kind, LBR_KIND_WATCH) && a && a->nr_args >= 2) {
-		/* the watched address, then (last) the instruction that trapped */
-		if (trim__is_user_addr(val[0]))
-			trim__rule_user(r);
-		else
-			trim__rule_addr(r, ks, val[a->nr_args - 1]);
-	} else {
-		trim__rule_names(r, v->target);
-	}
 }
 
 /*
@@ -75,11 +44,10 @@ static void view_trim(struct lbr_record_view *v, const struct ksyms *ks, bool ke
 {
 	const struct lbr_record *rec = v->rec;
 	const struct lbrsnap_event *ev = v->ev;
-	struct trim_rule r;
+	struct trim_rule r = { .how = TRIM_BY_NAME };
 
-	trim__rule_names(&r, v->target);
 	if (ks)
-		view_rule(v, ks, &r);
+		trim__rule(&r, ks, v->ap ? v->ap->kind : 0, v->target, rec->args);
 	v->trim_branches = ks ? trim__branches(ks, &r, rec->branches, ev->nr_branches) : 0;
 	v->trim_stack = ks ? trim__stack(ks, &r, rec->stack, ev->nr_stack) : 0;
 	v->skip_branches = keep_all ? 0 : v->trim_branches;
