@@ -3,13 +3,29 @@
  * trim: the listings are the real LBR snapshots from retsnoop quoted in bpf-next
  * "Inline two LBR-related helpers" (Andrii Nakryiko, March 2024), fentry and kprobe-multi,
  * before and after the inlining, PERF_SAMPLE_BRANCH_ANY and ANY_RETURN; a hand-made
- * kallsyms holds their symbols.
+ * kallsyms holds their symbols. Then each kind on 6.1, 6.12 and 7.2 (trim-listings.h,
+ * made by trim-listings.py from tests/vm/t-trim-kinds' guests): the kernel stacks the
+ * guests recorded, and, as guests have no LBR, branch paths built from each kernel's own
+ * functions and addresses.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 #include "symbols/trim.h"
+
+/* A listing of a kernel the guests boot: its symbols, a recorded stack or built branches */
+struct trim_listing {
+	const char *name;
+	const char *kallsyms;	/* the lines it needs, and the line after each (its end) */
+	unsigned int kind;	/* enum lbrsnap_kind */
+	const char *target;
+	__u64 ip;		/* mem: where the access trapped, 0 */
+	const char *stack;	/* as recorded, innermost first: "sym+0xoff" or "0xaddr" */
+	const char *branches;	/* "[#NN] from -> to" lines, newest first */
+	unsigned int trim;	/* the frames or entries that are tracing path */
+};
+#include "trim-listings.h"
 
 /* vmlinux symbols, then BPF ones ("[bpf]" in kallsyms) */
 static const char *const vmlinux_syms[] = {
@@ -55,6 +71,20 @@ static int suite_clean(void)
 	return 0;
 }
 
+static __u64 resolve_in(const struct ksyms *in, const char *s)
+{
+	char name[128];
+	unsigned long long off;
+	const struct ksym *k;
+
+	if (!strncmp(s, "0x", 2))
+		return strtoull(s, NULL, 16);
+	if (sscanf(s, "%127[^+]+%llx", name, &off) != 2)
+		return 0;
+	k = ksyms__by_name(in, name);
+	return k ? k->addr + off : 0;
+}
+
 static __u64 resolve(const char *s)
 {
 	char name[128];
@@ -71,7 +101,8 @@ static __u64 resolve(const char *s)
  * Turns a listing ("[#NN] from+0xoff -> to+0xoff" lines, newest first as printed by
  * retsnoop from the highest number down) into branch entries, entries[0] the newest.
  */
-static unsigned int parse_listing(const char *listing, struct lbrsnap_branch *br)
+static unsigned int parse_listing_in(const struct ksyms *in, const char *listing,
+				     struct lbrsnap_branch *br)
 {
 	char from[128], to[128];
 	unsigned int idx, nr = 0;
@@ -81,13 +112,20 @@ static unsigned int parse_listing(const char *listing, struct lbrsnap_branch *br
 		if (sscanf(p, "[#%u] %127s -> %127s", &idx, from, to) != 3)
 			continue;
 		CU_ASSERT_FATAL(idx < LBRSNAP_MAX_BRANCHES);
-		br[idx].from = resolve(from);
-		br[idx].to = resolve(to);
+		br[idx].from = resolve_in(in, from);
+		br[idx].to = resolve_in(in, to);
 		br[idx].flags = 0;
+		if (!br[idx].from || !br[idx].to)
+			fprintf(stderr, "unresolved: %s -> %s\n", from, to);
 		CU_ASSERT(br[idx].from && br[idx].to);
 		nr++;
 	}
 	return nr;
+}
+
+static unsigned int parse_listing(const char *listing, struct lbrsnap_branch *br)
+{
+	return parse_listing_in(ks, listing, br);
 }
 
 /* The branches of a listing trimmed as a record of a kernel function (func) has them */
@@ -312,7 +350,167 @@ static void test_stack(void)
 	CU_ASSERT_EQUAL(trim__stack(ks, &r, stack + 4, 2), 0);
 }
 
+/* A record's arguments as a watchpoint's program writes them: address, value, ip */
+struct mem_args {
+	struct lbrsnap_args a;
+	__u64 v[3];
+};
+
+static unsigned int trim_one(const struct trim_listing *l, bool names_only)
+{
+	struct lbrsnap_branch br[LBRSNAP_MAX_BRANCHES];
+	__u64 stack[LBRSNAP_MAX_STACK];
+	struct mem_args m = { .a = { .nr_args = 3 } };
+	struct trim_rule r;
+	struct ksyms *lks;
+	unsigned int nr = 0, n;
+	char frame[128];
+	const char *p;
+	int len;
+
+	CU_ASSERT_FATAL(ksyms__parse(l->kallsyms, strlen(l->kallsyms), &lks) == 0);
+	if (l->stack) {
+		for (p = l->stack; nr < LBRSNAP_MAX_STACK &&
+		     sscanf(p, "%127s%n", frame, &len) == 1; p += len) {
+			stack[nr] = resolve_in(lks, frame);
+			CU_ASSERT(stack[nr] != 0);
+			nr++;
+		}
+	} else {
+		nr = parse_listing_in(lks, l->branches, br);
+	}
+	/* the watched address: user memory, or kernel data (a listing's kernel address) */
+	m.v[0] = strstr(l->name, "mem-user") ? 0x55555555b010ull : ksyms__at(lks, 0)->addr;
+	/* where the access trapped: the recorded ip, or the source of the trap's entry */
+	m.v[2] = l->ip ? l->ip : !l->stack && l->trim < nr ? br[l->trim].from : 0;
+	if (names_only)
+		trim__rule_names(&r, l->target);
+	else
+		trim__rule(&r, lks, l->kind, l->target,
+			   l->kind == LBRSNAP_KIND_MEM ? &m.a : NULL);
+	n = l->stack ? trim__stack(lks, &r, stack, nr) : trim__branches(lks, &r, br, nr);
+	ksyms__free(lks);
+	return n;
+}
+
+/*
+ * Each kind on 6.1, 6.12 and 7.2 (trim-listings.h): the stacks the guests recorded and
+ * the paths built from each kernel's functions, trimmed to the traced code exactly.
+ */
+static void test_kernel_listings(void)
+{
+	unsigned int i, n, kernels = 0;
+
+	for (i = 0; i < sizeof(trim_listings) / sizeof(trim_listings[0]); i++) {
+		const struct trim_listing *l = &trim_listings[i];
+
+		n = trim_one(l, false);
+		if (n != l->trim)
+			fprintf(stderr, "%s: %u trimmed, want %u\n", l->name, n, l->trim);
+		CU_ASSERT_EQUAL(n, l->trim);
+		if (!strncmp(l->name, "6.1 ", 4))
+			kernels |= 1;
+		else if (!strncmp(l->name, "6.12 ", 5))
+			kernels |= 2;
+		else if (!strncmp(l->name, "7.2 ", 4))
+			kernels |= 4;
+	}
+	CU_ASSERT_EQUAL(kernels, 7);
+	CU_ASSERT(i >= 3 * 9 + 3 * 7);
+}
+
+/*
+ * Where a name list cannot follow (issue 20 item 12): the way back to user mode after an
+ * int3 (irqentry_exit_to_user_mode, find_active_uprobe, rwlock helpers), the perf event
+ * path of a debug exception (perf_swevent_event, __perf_event_overflow) and the endbr read
+ * of kprobe-multi's entry with IBT (copy_from_kernel_nofault) are on no list, so the list
+ * stops short; the address rules do not depend on one.
+ */
+static void test_names_fall_short(void)
+{
+	static const char *const wrong[] = {
+		"6.1 uprobe branches", "6.12 uprobe branches", "7.2 uprobe branches",
+		"6.1 mem branches", "6.12 mem branches", "7.2 mem branches",
+		"6.12 kprobe-ibt branches",	/* copy_from_kernel_nofault */
+	};
+	unsigned int i, j, found = 0;
+
+	for (i = 0; i < sizeof(trim_listings) / sizeof(trim_listings[0]); i++) {
+		const struct trim_listing *l = &trim_listings[i];
+
+		for (j = 0; j < sizeof(wrong) / sizeof(wrong[0]); j++) {
+			if (strcmp(l->name, wrong[j]))
+				continue;
+			found++;
+			CU_ASSERT_EQUAL(trim_one(l, false), l->trim);
+			CU_ASSERT(trim_one(l, true) < l->trim);
+		}
+	}
+	CU_ASSERT_EQUAL(found, sizeof(wrong) / sizeof(wrong[0]));
+}
+
+/* Legacy LBR after a context switch: the older entries read 0x0 -> 0x0 (item 13) */
+static void test_zero_entries(void)
+{
+	struct lbrsnap_branch br[LBRSNAP_MAX_BRANCHES] = {};
+	static const char listing[] =
+	"[#03] __sys_bpf+0xdfc -> __x64_sys_bpf+0x18\n"
+	"[#02] __x64_sys_bpf+0x1a -> bpf_trampoline_6442508829+0x7f\n"
+	"[#01] bpf_trampoline_6442508829+0xad -> bpf_prog_dc54a596b39d4177_fexit1+0x0\n"
+	"[#00] bpf_prog_dc54a596b39d4177_fexit1+0x101 -> intel_pmu_snapshot_branch_stack+0x0\n";
+	unsigned int nr = parse_listing(listing, br);
+	struct trim_rule r;
+
+	/* a switch just before the traced function returned: 28 entries wiped */
+	CU_ASSERT_EQUAL(nr, 4);
+	CU_ASSERT_EQUAL(trim__valid_branches(br, 32), 4);
+	CU_ASSERT_EQUAL(trim__valid_branches(br, 4), 4);
+	trim__rule_func(&r, ks, "__x64_sys_bpf");
+	CU_ASSERT_EQUAL(trim__branches(ks, &r, br, trim__valid_branches(br, 32)), 2);
+	/* a zero entry ends the snapshot even when non-zero ones follow it */
+	br[6].from = br[0].from;
+	br[6].to = br[0].to;
+	CU_ASSERT_EQUAL(trim__valid_branches(br, 8), 4);
+	/* wiped before anything was recorded again */
+	CU_ASSERT_EQUAL(trim__valid_branches(br + 4, 2), 0);
+	/* only both addresses zero is the wiped entry; one zero address is not */
+	br[4].to = 0x1000;
+	CU_ASSERT_EQUAL(trim__valid_branches(br, 8), 5);
+}
+
+/* User probes: the kernel's handling of the trap, everything newer than the user entry */
+static void test_user_rule(void)
+{
+	struct lbrsnap_branch br[3] = {
+		{ .from = resolve("bpf_prog_6deef7357e7b4530_rawtp+0x40"),
+		  .to = resolve("intel_pmu_snapshot_branch_stack+0x0") },
+		{ .from = 0x55555555a100ull, .to = resolve("schedule+0x0") },
+		{ .from = 0x55555555a0c0ull, .to = 0x55555555a0e0ull },
+	};
+	__u64 stack[2] = { resolve("schedule+0x10"), resolve("__schedule+0x10") };
+	struct trim_rule r;
+
+	trim__rule(&r, ks, LBRSNAP_KIND_URETPROBE, "f", NULL);
+	CU_ASSERT_EQUAL(r.how, TRIM_TO_USER);
+	CU_ASSERT_EQUAL(trim__branches(ks, &r, br, 3), 1);
+	/* no user entry left: all of it came after the trap */
+	CU_ASSERT_EQUAL(trim__branches(ks, &r, br, 1), 1);
+	CU_ASSERT_EQUAL(trim__stack(ks, &r, stack, 2), 2);
+	/* tracepoints and unknown kinds keep the name list */
+	trim__rule(&r, ks, LBRSNAP_KIND_TP_BTF, "sched_switch", NULL);
+	CU_ASSERT_EQUAL(r.how, TRIM_BY_NAME);
+	trim__rule(&r, ks, 0, NULL, NULL);
+	CU_ASSERT_EQUAL(r.how, TRIM_BY_NAME);
+	/* a watchpoint without its arguments (--no-args): no trap address, the name list */
+	trim__rule(&r, ks, LBRSNAP_KIND_MEM, "x", NULL);
+	CU_ASSERT_EQUAL(r.how, TRIM_BY_NAME);
+}
+
 static CU_TestInfo trim_tests[] = {
+	{ "kernel_listings", test_kernel_listings },
+	{ "names_fall_short", test_names_fall_short },
+	{ "zero_entries", test_zero_entries },
+	{ "user_rule", test_user_rule },
 	{ "fentry_any", test_fentry_any },
 	{ "kprobe_multi_any", test_kprobe_multi_any },
 	{ "any_return", test_any_return },
