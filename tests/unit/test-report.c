@@ -994,7 +994,54 @@ static void test_group_json(void)
 	free(moved);
 }
 
+/*
+ * Legacy LBR cleared by a context switch: the entries older than it read 0x0 -> 0x0. They
+ * are neither printed nor grouped, and the report counts them.
+ */
+static void test_zero_entries(void)
+{
+	char path[sizeof(dir) + 16];
+	struct lbrfile_writer *w;
+	struct rec_buf r;
+	char *out;
+
+	snprintf(path, sizeof(path), "%s/zero.data", dir);
+	CU_ASSERT_EQUAL_FATAL(lbrfile_writer__create(path, &w), 0);
+	lbrfile_writer__attach(w, &fexit);
+	rec_init(&r, 1000000000ull, 0, 0, 1234, "cat");
+	r.ev.ret = -2;
+	r.ev.flags = LBRSNAP_EV_HAS_RET;
+	r.ev.nr_branches = 5;
+	r.ev.lbr_ret = 5 * LBRSNAP_BRANCH_SIZE;
+	r.br[2] = (struct lbrsnap_branch){ sym_addr("do_sys_openat2") + 0x60,
+					   sym_addr("bpf_trampoline_6442508829") + 0x7f };
+	r.br[1] = (struct lbrsnap_branch){ sym_addr("bpf_trampoline_6442508829") + 0xad,
+					   sym_addr("bpf_prog_6deef7357e7b4530_lbrsnap_fexit") };
+	r.br[0] = (struct lbrsnap_branch){ sym_addr("bpf_prog_6deef7357e7b4530_lbrsnap_fexit") +
+					   0x101, sym_addr("intel_pmu_snapshot_branch_stack") };
+	lbrfile_writer__record(w, rec_bytes(&r), rec_size(&r));
+	lbrfile_writer__kallsyms(w, kallsyms_text, kallsyms_len);
+	CU_ASSERT_EQUAL_FATAL(lbrfile_writer__close(w), 0);
+
+	out = render_file(path, false, true);
+	CU_ASSERT(at(out, "[#02] do_sys_openat2+0x60 -> bpf_trampoline_6442508829+0x7f\n") > 0);
+	CU_ASSERT(at(out, "[#03]") < 0);
+	CU_ASSERT(at(out, "0x0 ") < 0);
+	CU_ASSERT(at(out, "    [2 zero entries left out: LBR was cleared at a context switch]\n")
+		  > 0);
+	free(out);
+	out = render_file(path, true, false);
+	CU_ASSERT(at(out, "\"zero_branches\":2") > 0);
+	CU_ASSERT(at(out, "\"from\":\"0x0\"") < 0);
+	free(out);
+	out = render_opts(path, false, false, true, false);
+	CU_ASSERT(at(out, "do_sys_openat2+0x60") > 0);
+	CU_ASSERT(at(out, "[#03]") < 0);
+	free(out);
+}
+
 static CU_TestInfo report_tests[] = {
+	{ "zero_entries", test_zero_entries },
 	{ "text", test_text },
 	{ "text_keep_all", test_text_keep_all },
 	{ "json", test_json },
