@@ -19,7 +19,7 @@ bool trim__is_tracing_func(const char *name, const char *module);
 
 /* How a record's tracing path is told from the traced code (trim__rule_*()) */
 enum trim_how {
-	TRIM_BY_NAME,	/* no range known (tracepoints): newest entries in tracing-path names */
+	TRIM_BY_NAME,	/* no range known (tracepoints): the run of tracing-path names */
 	TRIM_BY_RANGE,	/* a kernel function: kept from the first entry in its range */
 	TRIM_TO_USER,	/* user probes and watchpoints: kept from the first user-mode entry */
 };
