@@ -16,13 +16,23 @@ k=$(uname -r | cut -d. -f1,2)
 
 # Functions that run only for the tracing path, on 6.1, 6.12 and 7.2 (kprobe, fprobe over
 # ftrace or fgraph, rethook, trampolines, tracepoint glue, uprobe and debug exceptions)
-tracing_re='^(bpf_prog_|bpf_trampoline_|__bpf_prog_enter|__bpf_prog_exit|__bpf_tramp_|bpf_trace_run|__bpf_trace_|__traceiter_|trace_call_bpf|kprobe_|kretprobe_|__kretprobe|get_kprobe|aggr_pre_handler|opt_pre_handler|optimized_callback|fprobe_|__fprobe_|fgraph_|__SCT__fgraph|function_graph_enter|ftrace_|arch_ftrace|prepare_ftrace_return|return_to_handler|rethook_|arch_rethook|__rethook|migrate_disable|migrate_enable|__rcu_read_|rcu_is_watching|copy_from_kernel_nofault|uprobe_|uretprobe_|__uprobe_|handle_swbp|handler_chain|arch_uprobe|perf_|__perf_|bpf_overflow_handler|hw_breakpoint_|exc_debug|noist_exc_debug|asm_exc_|exc_int3|do_int3|notify_die|bpf_get_stack|bpf_get_branch_snapshot)'
+tracing_re='^('
+tracing_re+='bpf_prog_|bpf_trampoline_|__bpf_prog_enter|__bpf_prog_exit|__bpf_tramp_|'
+tracing_re+='bpf_trace_run|__bpf_trace_|__traceiter_|trace_call_bpf|kprobe_|kretprobe_|'
+tracing_re+='__kretprobe|get_kprobe|aggr_pre_handler|opt_pre_handler|optimized_callback|'
+tracing_re+='fprobe_|__fprobe_|fgraph_|__SCT__fgraph|function_graph_enter|ftrace_|arch_ftrace|'
+tracing_re+='prepare_ftrace_return|return_to_handler|rethook_|arch_rethook|__rethook|'
+tracing_re+='migrate_disable|migrate_enable|__rcu_read_|rcu_is_watching|'
+tracing_re+='copy_from_kernel_nofault|uprobe_|uretprobe_|__uprobe_|handle_swbp|handler_chain|'
+tracing_re+='arch_uprobe|perf_|__perf_|bpf_overflow_handler|hw_breakpoint_|exc_debug|'
+tracing_re+='noist_exc_debug|asm_exc_|exc_int3|do_int3|notify_die|bpf_get_stack|'
+tracing_re+='bpf_get_branch_snapshot)'
 
 dump=${LBRSNAP_TRIM_DUMP:+$LBRSNAP_TRIM_DUMP/$(uname -r)}
 if [ -n "$dump" ]; then
 	mkdir -p "$dump"
 	# PVH boots have no KASLR: these addresses are every boot's
-	gzip -c /proc/kallsyms > "$dump/kallsyms.gz"
+	gzip -c < /proc/kallsyms > "$dump/kallsyms.gz"
 fi
 
 # checks NAME CAPTURE FIRST_RE: every record's kept frames hold no tracing-path function and
@@ -71,10 +81,14 @@ checks kretprobe kretprobe.data "$open_re"
 # the tracepoint's call site: the syscall entry or exit work
 lbrsnap record -e raw_tp:sys_exit --comm lbrt-trim -o raw_tp.data -- \
 	syscall-load --comm lbrt-trim --open-missing 3 > /dev/null 2>&1
-checks raw_tp raw_tp.data '^(trace_syscall_exit|syscall_exit_work|syscall_exit_to_user_mode|__syscall_exit|syscall_exit_to_user_mode_prepare|exit_to_user_mode_prepare|do_syscall_64)$'
+exit_re='^(trace_syscall_exit|syscall_exit_work|syscall_exit_to_user_mode|__syscall_exit|'
+exit_re+='syscall_exit_to_user_mode_prepare|exit_to_user_mode_prepare|do_syscall_64)$'
+checks raw_tp raw_tp.data "$exit_re"
 lbrsnap record -e tp_btf:sys_enter --comm lbrt-trim -o tp_btf.data -- \
 	syscall-load --comm lbrt-trim --open-missing 3 > /dev/null 2>&1
-checks tp_btf tp_btf.data '^(trace_syscall_enter|syscall_trace_enter|__syscall_trace_enter|syscall_enter_from_user_mode|syscall_enter_from_user_mode_work|do_syscall_64)$'
+enter_re='^(trace_syscall_enter|syscall_trace_enter|__syscall_trace_enter|'
+enter_re+='syscall_enter_from_user_mode|syscall_enter_from_user_mode_work|do_syscall_64)$'
+checks tp_btf tp_btf.data "$enter_re"
 
 # user probes: the kernel stack of a trap from user mode is the trap's own path
 lbrsnap record -e uprobe:uprobe-load:lbrsnap_up_count -o uprobe.data -- \
