@@ -183,9 +183,9 @@ static void free_args(struct attach_arg *args, __u32 nr)
 }
 
 /*
- * The kprobe (BTF) classification. No function of the kernels this project tests (6.1,
- * 6.12, 7.2, nor the host's) returns a struct over 16 bytes by value, so it is tested on
- * BTF built here.
+ * The kprobe (BTF) classification, on BTF built here: kernels do have such functions
+ * (6.1: 6 of 44546, build_open_how's struct open_how is 24 bytes; 6.12: 24 of 49766; 7.2:
+ * 3 of 54616), but kprobes attach in the guests only.
  */
 static void test_btf_struct_in_memory(void)
 {
