@@ -495,10 +495,13 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 			if (with_args && lbr_kind__is(kind, LBR_KIND_ARGS) &&
 			    btf_types__args(btf, proto, 0, from, t->args, &t->nr_args))
 				return -ENOMEM;
-			if (with_args && from == BTF_ARGS_REGS && lbr_kind__is(kind, LBR_KIND_ARGS) &&
+			/* btf_types__args() recorded none: the registers are shifted */
+			if (with_args && from == BTF_ARGS_REGS &&
+			    lbr_kind__is(kind, LBR_KIND_ARGS) &&
 			    btf_types__ret_in_memory(btf, proto))
-				pr_info("%s: returns a struct in memory, whose address takes the first "
-					"argument register: its arguments are not recorded\n", t->spec);
+				pr_info("%s: returns a struct in memory, whose address takes the "
+					"first argument register: its arguments are not recorded\n",
+					t->spec);
 		}
 	} else if (!strcmp(name, "sys_exit") || !strcmp(name, "sys_enter")) {
 		/* sys_enter(struct pt_regs *regs, long id), sys_exit(struct pt_regs *regs, long ret) */

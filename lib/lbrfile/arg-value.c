@@ -34,8 +34,9 @@ static const struct {
 	{ "s32", LBRSNAP_RET_SIGNED, 4 },		{ "__u64", LBRSNAP_RET_UNSIGNED, 8 },
 	{ "u64", LBRSNAP_RET_UNSIGNED, 8 },		{ "__s64", LBRSNAP_RET_SIGNED, 8 },
 	{ "unsigned long", LBRSNAP_RET_UNSIGNED, 8 },	{ "size_t", LBRSNAP_RET_UNSIGNED, 8 },
-	{ "ssize_t", LBRSNAP_RET_SIGNED, 8 },		{ "aio_context_t", LBRSNAP_RET_UNSIGNED, 8 },
-	{ "time_t", LBRSNAP_RET_SIGNED, 8 },		{ "__kernel_old_time_t", LBRSNAP_RET_SIGNED, 8 },
+	{ "ssize_t", LBRSNAP_RET_SIGNED, 8 },		{ "time_t", LBRSNAP_RET_SIGNED, 8 },
+	{ "aio_context_t", LBRSNAP_RET_UNSIGNED, 8 },
+	{ "__kernel_old_time_t", LBRSNAP_RET_SIGNED, 8 },
 	{ "cap_user_header_t", LBRSNAP_RET_POINTER, 8 },
 	{ "cap_user_data_t", LBRSNAP_RET_POINTER, 8 },
 };
