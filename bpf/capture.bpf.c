@@ -175,6 +175,20 @@ static __always_inline void uregs_args(void *ctx, const __u32 idx, __u64 *v)
 {
 	const __u32 n = ap_nargs[idx];
 
+	/* a struct returned in memory: its address is a hidden first argument (at most 5 left) */
+	if (ap_flags[idx] & LBRSNAP_AP_UREGS_SRET) {
+		if (n > 0)
+			CTX_LOAD(v[0], ctx, 104);
+		if (n > 1)
+			CTX_LOAD(v[1], ctx, 96);
+		if (n > 2)
+			CTX_LOAD(v[2], ctx, 88);
+		if (n > 3)
+			CTX_LOAD(v[3], ctx, 72);
+		if (n > 4)
+			CTX_LOAD(v[4], ctx, 64);
+		return;
+	}
 	if (n > 0)
 		CTX_LOAD(v[0], ctx, 112);
 	if (n > 1)

@@ -136,6 +136,8 @@ enum {
 	LBRSNAP_AP_USDT = 1 << 8,	/* usdt: arguments as the probe's SDT note places them */
 	LBRSNAP_AP_MULTI = 1 << 9,	/* kprobe-multi: typed per function (lbrsnap_func) */
 	LBRSNAP_AP_RET_REGS = 1 << 10,	/* ... kretprobe: the return value is in a register */
+	LBRSNAP_AP_UREGS_SRET = 1 << 11,	/* uprobe of a struct returned in memory: rdi is
+						 * its address, the arguments start at rsi */
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "capture/dwarf-types.h"
 #include "capture/uprobe-spec.h"
 #include "capture/usdt-notes.h"
+#include "util/print.h"
 
 #define BTF_TRACE_PREFIX "btf_trace_"
 /* x86-64 trampolines pass at most 6 register arguments on 6.1 */
@@ -350,7 +351,7 @@ static int type_user_func(struct attach_target *t, bool with_args)
 	__u32 i;
 	int ret;
 
-	ret = dwarf_types__func(t->upath, t->ufunc, &f);
+	ret = dwarf_types__func(t->upath, t->ufunc, t->uaddr, &f);
 	if (ret == -ENOMEM)
 		return ret;
 	if (lbr_kind__is_return(t->kind)) {
@@ -372,6 +373,8 @@ static int type_user_func(struct attach_target *t, bool with_args)
 		/* owned by the target now */
 		memset(&f.args[i], 0, sizeof(f.args[i]));
 		t->nr_args++;
+		/* the program reads them from rsi on */
+		t->ret_in_memory = f.ret_in_memory;
 	}
 	dwarf_func__free(&f);
 	return ret == -ENOMEM ? ret : 0;
@@ -457,6 +460,7 @@ static int add_user_target(struct attach_set *set, enum lbrsnap_kind kind, const
 	t->upath = u.path;
 	t->ufunc = u.func;
 	t->uoff = u.off;
+	t->uaddr = u.addr;
 	t->usdt_provider = u.provider;
 	t->usdt_name = u.name;
 	memset(&u, 0, sizeof(u));
@@ -491,6 +495,13 @@ static int add_target(struct attach_set *set, enum lbrsnap_kind kind, const char
 			if (with_args && lbr_kind__is(kind, LBR_KIND_ARGS) &&
 			    btf_types__args(btf, proto, 0, from, t->args, &t->nr_args))
 				return -ENOMEM;
+			/* btf_types__args() recorded none: the registers are shifted */
+			if (with_args && from == BTF_ARGS_REGS &&
+			    lbr_kind__is(kind, LBR_KIND_ARGS) &&
+			    btf_types__ret_in_memory(btf, proto))
+				pr_info("%s: returns a struct in memory, whose address takes the "
+					"first argument register: its arguments are not recorded\n",
+					t->spec);
 		}
 	} else if (!strcmp(name, "sys_exit") || !strcmp(name, "sys_enter")) {
 		/* sys_enter(struct pt_regs *regs, long id), sys_exit(struct pt_regs *regs, long ret) */

@@ -41,6 +41,8 @@ struct attach_target {
 	char *upath;
 	char *ufunc;		/* uprobe, uretprobe */
 	__u64 uoff;		/* uprobe: bytes into ufunc */
+	__u64 uaddr;		/* uprobe, uretprobe: ufunc's symbol value, its DWARF found by it */
+	bool ret_in_memory;	/* uprobe: ufunc returns a struct in memory, its address in rdi */
 	char *usdt_provider;
 	char *usdt_name;
 };

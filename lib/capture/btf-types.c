@@ -143,12 +143,24 @@ static bool is_aggregate(const struct btf *btf, __u32 type_id)
 	return r && (btf_is_struct(r) || btf_is_union(r));
 }
 
+bool btf_types__ret_in_memory(const struct btf *btf, const struct btf_type *proto)
+{
+	/* kernel C has no C++ copy semantics: the size alone decides (class MEMORY) */
+	return is_aggregate(btf, proto->type) && btf__resolve_size(btf, proto->type) > 16;
+}
+
 int btf_types__args(const struct btf *btf, const struct btf_type *proto, int first,
 		    enum btf_args_from from, struct attach_arg *args, __u32 *nr)
 {
 	const struct btf_param *p = btf_params(proto);
 	int i, n = btf_vlen(proto);
 
+	/*
+	 * registers: a struct returned in memory takes rdi for its address, and the kprobe
+	 * program reads the arguments from rdi on, so it records none
+	 */
+	if (from == BTF_ARGS_REGS && btf_types__ret_in_memory(btf, proto))
+		return 0;
 	for (i = first; i < n && *nr < LBRSNAP_MAX_ARGS; i++) {
 		struct attach_arg *a = &args[*nr];
 

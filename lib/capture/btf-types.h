@@ -19,7 +19,8 @@ struct btf_type;
 enum btf_args_from {
 	BTF_ARGS_RAW,		/* plain u64s (raw_tp): every argument */
 	BTF_ARGS_CTX,		/* a BTF-typed context (fexit, tp_btf): what the verifier loads */
-	BTF_ARGS_REGS,		/* registers (kprobe): up to an aggregate passed by value */
+	BTF_ARGS_REGS,		/* registers (kprobe): up to an aggregate passed by value; none
+				 * when a struct is returned in memory (its address in rdi) */
 };
 
 /* The C spelling of type id as the kernel's source declares it ("struct file *"), or NULL. */
@@ -33,6 +34,11 @@ __u8 btf_types__value(const struct btf *btf, __u32 id, bool strings, __u8 *size)
 char *btf_types__enums(const struct btf *btf, __u32 id);
 /* Tracepoint name's prototype (its first parameter is void *__data), or NULL. */
 const struct btf_type *btf_types__tp_proto(const struct btf *btf, const char *name);
+/*
+ * Whether a function of prototype proto returns a struct or union in memory (System V
+ * x86-64 class MEMORY: over 16 bytes), its address then a hidden argument in rdi.
+ */
+bool btf_types__ret_in_memory(const struct btf *btf, const struct btf_type *proto);
 /*
  * Appends the parameters of proto from first on to args[*nr..], up to LBRSNAP_MAX_ARGS, as
  * a program reading them from `from` sees them. 0, or -ENOMEM.

@@ -485,7 +485,8 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 		skel->rodata->ap_ret_shift[s->idx] = t->ret_kind ? 64 - 8 * t->ret_size : 0;
 		skel->rodata->ap_flags[s->idx] = attach_kind__ap_flags(t) |
 			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0) |
-			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0);
+			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0) |
+			(t->ret_in_memory ? LBRSNAP_AP_UREGS_SRET : 0);
 		skel->rodata->ap_mem_addr[s->idx] = t->mem_addr;
 		skel->rodata->ap_mem_len[s->idx] = t->nr_args > 2 ? t->mem_len : 0;
 		set_args_rodata(c, skel, s, t);

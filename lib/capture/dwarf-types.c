@@ -119,11 +119,12 @@ static char *enum_names(Dwarf_Die *t)
 }
 
 /*
- * How a value of type t is extended and printed, as attach-spec.c does for BTF: integers
- * from their size by their signedness, pointers whole, char pointers as strings; NONE for
+ * How a value of type t is extended and printed, as btf_types__value() does for BTF:
+ * integers from their size by their signedness, pointers whole, char pointers as strings
+ * where strings (arguments: a return value is a pointer, its text never read); NONE for
  * what is not in one integer register (aggregates, floating point, 16-byte integers).
  */
-static __u8 classify(Dwarf_Die *type, __u8 *size)
+static __u8 classify(Dwarf_Die *type, bool strings, __u8 *size)
 {
 	Dwarf_Die t = *type, to;
 	__u64 enc;
@@ -135,7 +136,8 @@ static __u8 classify(Dwarf_Die *type, __u8 *size)
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
 		*size = 8;
-		if (type_of(&t, &to) && strip(&to) && dwarf_tag(&to) == DW_TAG_base_type &&
+		if (strings && type_of(&t, &to) && strip(&to) &&
+		    dwarf_tag(&to) == DW_TAG_base_type &&
 		    dwarf_bytesize(&to) == 1 && dwarf_diename(&to) &&
 		    !strcmp(dwarf_diename(&to), "char"))
 			return LBRSNAP_ARG_STRING;
@@ -164,13 +166,34 @@ static __u8 classify(Dwarf_Die *type, __u8 *size)
 	}
 }
 
-static int value_set(struct dwarf_value *v, Dwarf_Die *type, const char *name)
+/*
+ * Whether a function returns a value of type t in memory (System V x86-64 class MEMORY):
+ * the caller then passes the result's address in rdi, moving every argument one register
+ * on. Aggregates over 16 bytes, and those C++ passes by reference (not trivially copyable:
+ * DW_CC_pass_by_reference on the type). Smaller ones come back in rax and rdx, floating
+ * point in xmm0 or st0.
+ */
+static bool returns_in_memory(Dwarf_Die *type)
+{
+	Dwarf_Die t = *type;
+	int tag;
+
+	if (!strip(&t))
+		return false;
+	tag = dwarf_tag(&t);
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type)
+		return false;
+	return dwarf_bytesize(&t) > 16 ||
+	       attr_udata(&t, DW_AT_calling_convention) == DW_CC_pass_by_reference;
+}
+
+static int value_set(struct dwarf_value *v, Dwarf_Die *type, bool strings, const char *name)
 {
 	char buf[TYPE_LEN];
 	Dwarf_Die t;
 
 	spell(type, buf, sizeof(buf));
-	v->kind = type ? classify(type, &v->size) : LBRSNAP_RET_NONE;
+	v->kind = type ? classify(type, strings, &v->size) : LBRSNAP_RET_NONE;
 	v->name = strdup(name ?: "");
 	v->type = strdup(buf);
 	t = type ? *type : (Dwarf_Die){};
@@ -188,9 +211,25 @@ static void value_free(struct dwarf_value *v)
 
 struct find {
 	const char *name;
+	__u64 addr;		/* the symbol's address: the DIE whose code starts there */
 	Dwarf_Die die;
 	bool found;
 };
+
+/* Whether the code of function die starts at addr (its entry, or a range of a split one) */
+static bool starts_at(Dwarf_Die *die, Dwarf_Addr addr)
+{
+	Dwarf_Addr lo, base, start, end;
+	ptrdiff_t off = 0;
+
+	if (!dwarf_entrypc(die, &lo))
+		return lo == addr;
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (start == addr)
+			return true;
+	}
+	return false;
+}
 
 static int match_func(Dwarf_Die *die, void *arg)
 {
@@ -199,6 +238,17 @@ static int match_func(Dwarf_Die *die, void *arg)
 	Dwarf_Addr lo;
 	const char *name;
 
+	/*
+	 * by address where the symbol's is known: two static functions of one name (or one
+	 * whose symbol another name labels) are each typed from their own DIE
+	 */
+	if (f->addr) {
+		if (!starts_at(die, f->addr))
+			return DWARF_CB_OK;
+		f->die = *die;
+		f->found = true;
+		return DWARF_CB_ABORT;
+	}
 	if (!dwarf_attr_integrate(die, DW_AT_name, &attr))
 		return DWARF_CB_OK;
 	name = dwarf_formstring(&attr);
@@ -246,7 +296,8 @@ static int type_func(Dwarf_Die *func, struct dwarf_func *f)
 		return -EOPNOTSUPP;
 	f->has_ret = type_of(func, &type);
 	if (f->has_ret) {
-		ret = value_set(&f->ret, &type, "");
+		f->ret_in_memory = returns_in_memory(&type);
+		ret = value_set(&f->ret, &type, false, "");
 		if (ret)
 			return ret;
 		f->has_ret = f->ret.kind != LBRSNAP_RET_NONE;
@@ -262,10 +313,11 @@ static int type_func(Dwarf_Die *func, struct dwarf_func *f)
 			break;
 		if (dwarf_tag(&p) != DW_TAG_formal_parameter)
 			continue;
-		if (f->nr_args == LBRSNAP_MAX_ARGS)
+		/* the hidden result pointer leaves five argument registers */
+		if (f->nr_args == LBRSNAP_MAX_ARGS - f->ret_in_memory)
 			break;
 		typed = type_of(&p, &type);
-		ret = value_set(v, typed ? &type : NULL,
+		ret = value_set(v, typed ? &type : NULL, true,
 				dwarf_attr_integrate(&p, DW_AT_name, &attr) ?
 				dwarf_formstring(&attr) : "");
 		f->nr_args++;
@@ -281,9 +333,9 @@ static int type_func(Dwarf_Die *func, struct dwarf_func *f)
 	return 0;
 }
 
-int dwarf_types__func(const char *path, const char *func, struct dwarf_func *f)
+int dwarf_types__func(const char *path, const char *func, __u64 addr, struct dwarf_func *f)
 {
-	struct find fd_ = { .name = func };
+	struct find fd_ = { .name = func, .addr = addr };
 	Dwarf_Off off = 0, next;
 	Dwarf *dw = NULL;
 	int fd, dfd = -1, ret;
@@ -330,4 +382,5 @@ void dwarf_func__free(struct dwarf_func *f)
 		value_free(&f->args[i]);
 	f->nr_args = 0;
 	f->has_ret = false;
+	f->ret_in_memory = false;
 }

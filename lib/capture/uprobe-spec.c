@@ -246,6 +246,7 @@ static int check_func(struct uprobe_spec *u, char *err, size_t err_len)
 		goto cleanup;
 	}
 	ret = find_func(elf, u->func, &addr, &size);
+	u->addr = addr;
 	if (ret == -ENOENT)
 		snprintf(err, err_len, "no function '%s' in %s (not in .symtab or .dynsym)",
 			 u->func, u->path);

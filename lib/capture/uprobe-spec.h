@@ -15,6 +15,7 @@
 struct uprobe_spec {
 	char *path;		/* resolved, absolute, symlinks followed */
 	char *func;		/* uprobe, uretprobe: the function */
+	__u64 addr;		/* ... its symbol's value: where its DWARF says its code starts */
 	__u64 off;		/* uprobe: bytes into the function */
 	char *provider;		/* usdt */
 	char *name;		/* usdt */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "symbols/elf-notes.h"
 #include "capture/usdt-notes.h"
+#include "util/print.h"
 
 #define SDT_NOTE_OWNER "stapsdt"
 #define SDT_NOTE_TYPE 3
@@ -101,15 +102,48 @@ struct find_ctx {
 	size_t nr_others;
 };
 
+/* Site s's arguments into the probe's: what every site has, typed to hold each site's value */
+static void merge_site(struct usdt_probe *p, const struct usdt_probe *s)
+{
+	__u32 i;
+
+	if (s->nr_args < p->nr_args)
+		p->nr_args = s->nr_args;
+	for (i = 0; i < p->nr_args; i++) {
+		struct usdt_arg *a = &p->args[i];
+		const struct usdt_arg *b = &s->args[i];
+
+		if (a->size == b->size && a->is_signed == b->is_signed)
+			continue;
+		/* each value comes extended to 64 bits from its own site's type */
+		if (a->is_signed != b->is_signed &&
+		    ((!a->is_signed && a->size == 8) || (!b->is_signed && b->size == 8))) {
+			p->clash = i;
+			p->nr_args = i;
+			break;
+		}
+		a->is_signed |= b->is_signed;
+		a->size = 8;
+	}
+}
+
 static int match_note(const char *prov, const char *name, const char *args, void *ctx)
 {
 	struct find_ctx *f = ctx;
+	struct usdt_probe site = {};
 	size_t i;
 
 	if (!strcmp(prov, f->provider) && !strcmp(name, f->name)) {
-		/* every site of a probe has the same argument types; the first one says them */
-		if (!f->p->nr_sites++ && parse_args(args, f->p))
+		/* sites of one probe may pass values of different types: each is read */
+		if (parse_args(args, &site)) {
 			f->err = -EINVAL;
+		} else if (!f->p->nr_sites) {
+			f->p->nr_args = site.nr_args;
+			memcpy(f->p->args, site.args, sizeof(site.args));
+		} else {
+			merge_site(f->p, &site);
+		}
+		f->p->nr_sites++;
 		return 0;
 	}
 	for (i = 0; i < f->nr_others; i++) {
@@ -132,6 +166,7 @@ int usdt_notes__find(const char *path, const char *provider, const char *name,
 	int fd, ret = 0;
 
 	memset(p, 0, sizeof(*p));
+	p->clash = -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -159,6 +194,10 @@ int usdt_notes__find(const char *path, const char *provider, const char *name,
 				 f.others[i]);
 		}
 		ret = -ENOENT;
+	} else if (p->clash >= 0) {
+		pr_warn("USDT probe %s:%s in %s: arg%d is signed at one site and unsigned 64-bit "
+			"at another, which no type holds: arguments from arg%d on are not "
+			"recorded\n", provider, name, path, p->clash, p->clash);
 	}
 cleanup:
 	elf_end(elf);

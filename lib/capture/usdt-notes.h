@@ -19,14 +19,23 @@ struct usdt_arg {
 	__u8 size;		/* 1, 2, 4 or 8 bytes */
 };
 
+/*
+ * A probe's arguments as all its sites give them. libbpf reads each site's own operands and
+ * extends each value from that site's size by its sign, so where sites differ an argument is
+ * typed to hold every site's values: 8 bytes, signed if any site's is (an unsigned value of
+ * fewer bytes is then still read right). Only a signed site next to an unsigned 8-byte one
+ * fits no type: the arguments from that one on are left out (clash says which).
+ */
 struct usdt_probe {
-	__u32 nr_args;
+	__u32 nr_args;		/* arguments every site has, typed as above */
 	struct usdt_arg args[USDT_MAX_ARGS];
 	__u32 nr_sites;		/* notes of this probe: each place it is compiled in */
+	__s32 clash;		/* the first argument no type holds, -1 for none */
 };
 
 /*
- * Finds provider:name in the SDT notes of the ELF file at path. Returns 0, or a negative
+ * Finds provider:name in the SDT notes of the ELF file at path, its arguments typed from
+ * every site (struct usdt_probe). Returns 0, or a negative
  * errno with a one-line message in err: -ENOENT when the probe is not there (naming up to
  * three probes the file has), -EINVAL for an argument spec it cannot read.
  */

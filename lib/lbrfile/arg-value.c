@@ -11,7 +11,10 @@ static const char *const arg_names[LBRSNAP_MAX_ARGS] = {
 
 /*
  * Syscall registers hold the value as the C type has it: an int may come with any upper
- * half. tracefs says every field is 8 bytes, so the width comes from the type's name.
+ * half. tracefs says every field is 8 bytes, so the width comes from the type's name (its
+ * const and __user dropped): every type the syscalls' formats name for a number (x86-64,
+ * 6.x kernels; test-values checks the running kernel's). Pointer typedefs (cap_user_*_t)
+ * are pointers.
  */
 static const struct {
 	const char *type;
@@ -26,7 +29,40 @@ static const struct {
 	{ "gid_t", LBRSNAP_RET_UNSIGNED, 4 },		{ "qid_t", LBRSNAP_RET_UNSIGNED, 4 },
 	{ "umode_t", LBRSNAP_RET_UNSIGNED, 2 },		{ "long", LBRSNAP_RET_SIGNED, 8 },
 	{ "loff_t", LBRSNAP_RET_SIGNED, 8 },		{ "off_t", LBRSNAP_RET_SIGNED, 8 },
+	{ "unsigned", LBRSNAP_RET_UNSIGNED, 4 },	{ "key_t", LBRSNAP_RET_SIGNED, 4 },
+	{ "__u32", LBRSNAP_RET_UNSIGNED, 4 },		{ "__s32", LBRSNAP_RET_SIGNED, 4 },
+	{ "s32", LBRSNAP_RET_SIGNED, 4 },		{ "__u64", LBRSNAP_RET_UNSIGNED, 8 },
+	{ "u64", LBRSNAP_RET_UNSIGNED, 8 },		{ "__s64", LBRSNAP_RET_SIGNED, 8 },
+	{ "unsigned long", LBRSNAP_RET_UNSIGNED, 8 },	{ "size_t", LBRSNAP_RET_UNSIGNED, 8 },
+	{ "ssize_t", LBRSNAP_RET_SIGNED, 8 },		{ "time_t", LBRSNAP_RET_SIGNED, 8 },
+	{ "aio_context_t", LBRSNAP_RET_UNSIGNED, 8 },
+	{ "__kernel_old_time_t", LBRSNAP_RET_SIGNED, 8 },
+	{ "cap_user_header_t", LBRSNAP_RET_POINTER, 8 },
+	{ "cap_user_data_t", LBRSNAP_RET_POINTER, 8 },
 };
+
+/* type without its const, volatile and __user qualifiers, single-spaced, into buf */
+static void strip_quals(const char *type, char *buf, size_t len)
+{
+	static const char *const quals[] = { "const", "volatile", "__user" };
+	size_t used = 0, n, i;
+
+	buf[0] = 0;
+	while (*type) {
+		type += strspn(type, " ");
+		n = strcspn(type, " ");
+		if (!n)
+			break;
+		for (i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+			if (strlen(quals[i]) == n && !strncmp(type, quals[i], n))
+				break;
+		}
+		if (i == sizeof(quals) / sizeof(quals[0]) && used + n + 2 <= len)
+			used += snprintf(buf + used, len - used, "%s%.*s", used ? " " : "", (int)n,
+					 type);
+		type += n;
+	}
+}
 
 bool lbr_arg__type_is_string(const char *type)
 {
@@ -37,26 +73,35 @@ bool lbr_arg__type_is_string(const char *type)
 	return n >= 6 && !strncmp(type + n - 6, "char *", 6) && (n == 6 || type[n - 7] == ' ');
 }
 
-void lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size)
+bool lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size)
 {
+	char bare[64];
 	size_t i;
 
 	*size = 8;
 	if (lbr_arg__type_is_string(type)) {
 		*kind = LBRSNAP_ARG_STRING;
-		return;
+		return true;
 	}
 	if (strchr(type, '*')) {
 		*kind = LBRSNAP_RET_POINTER;
-		return;
+		return true;
 	}
 	*kind = LBRSNAP_RET_UNSIGNED;
+	strip_quals(type, bare, sizeof(bare));
+	/* a C enum without negative enumerators is an unsigned int */
+	if (!strncmp(bare, "enum ", 5)) {
+		*size = 4;
+		return true;
+	}
 	for (i = 0; i < sizeof(sys_types) / sizeof(sys_types[0]); i++) {
-		if (!strcmp(type, sys_types[i].type)) {
+		if (!strcmp(bare, sys_types[i].type)) {
 			*kind = sys_types[i].kind;
 			*size = sys_types[i].size;
+			return true;
 		}
 	}
+	return false;
 }
 
 bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,

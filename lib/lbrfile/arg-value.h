@@ -52,9 +52,10 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg);
 bool lbr_arg__type_is_string(const char *type);
 /*
  * How a syscall argument of tracefs type type is kept: LBRSNAP_ARG_STRING for char *, a
- * pointer, or an integer kind and size ("int": signed, 4; "umode_t": unsigned, 2).
+ * pointer, or an integer kind and size ("int": signed, 4; "umode_t": unsigned, 2; const and
+ * __user ignored). Returns false for a type the table lacks, kept as an 8-byte unsigned.
  */
-void lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size);
+bool lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size);
 /* A file descriptor by its name: fd, dfd, epfd, pidfd, oldfd, fd_in, ... */
 bool lbr_arg__is_fd(const char *name);
 /* kind, or signed for a 4-byte unsigned descriptor (close(-1) reads fd=-1, not 4294967295) */

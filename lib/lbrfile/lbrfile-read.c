@@ -120,6 +120,31 @@ static int parse_meta(struct lbrfile *f, const char *p, size_t size)
 	return 0;
 }
 
+static bool is_int_size(__u8 size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+int lbr_attach__check(__u32 version, const struct lbrfile_attach *a,
+		      const struct lbrfile_attach_args *aa)
+{
+	__u32 i;
+
+	/* a return value is a number or a pointer, never a string (its text is not read) */
+	if (version >= 2 && (a->ret_kind > LBRSNAP_RET_POINTER ||
+			     (a->ret_kind && !is_int_size(a->ret_size))))
+		return -EINVAL;
+	if (!aa)
+		return 0;
+	if (aa->nr_args > LBRSNAP_MAX_ARGS)
+		return -EINVAL;
+	for (i = 0; i < aa->nr_args; i++) {
+		if (aa->kind[i] > LBRSNAP_ARG_STRING)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int rec_cmp_time(const void *a, const void *b);
 
 struct index_caps {
@@ -148,8 +173,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		if (f->version >= 3) {
 			aa = (const void *)spec;
 			spec += sizeof(*aa);
-			if (sec->size < sizeof(*a) + sizeof(*aa) + 3 ||
-			    aa->nr_args > LBRSNAP_MAX_ARGS)
+			if (sec->size < sizeof(*a) + sizeof(*aa) + 3)
 				return -EINVAL;
 		}
 		target = memchr(spec, 0, end - spec);
@@ -159,11 +183,9 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 			rtype = (const char *)memchr(target + 1, 0, end - target - 1) + 1;
 			if (rtype >= end || !memchr(rtype, 0, end - rtype))
 				return -EINVAL;
-			if (a->ret_kind > LBRSNAP_RET_POINTER ||
-			    (a->ret_kind && a->ret_size != 1 && a->ret_size != 2 &&
-			     a->ret_size != 4 && a->ret_size != 8))
-				return -EINVAL;
 		}
+		if (lbr_attach__check(f->version, a, aa))
+			return -EINVAL;
 		if (a->id != f->nr_aps)
 			return -EINVAL;
 		err = grow((void **)&f->aps, &cap->aps, f->nr_aps, sizeof(*f->aps));

@@ -2,7 +2,8 @@
 /*
  * lbrsnap.data writer (format in lbrfile.h): sections are appended as the capture produces
  * them, buffered, under a temporary name that close renames (out-file.h). What the reader
- * would refuse (a malformed record or MAPS section) is refused here before it is written.
+ * would refuse (a malformed attach point, record or MAPS section) is refused here before it
+ * is written.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -136,12 +137,17 @@ int lbrfile_writer__attach(struct lbrfile_writer *w, const struct lbr_attach_poi
 
 	if (ap->nr_args > LBRSNAP_MAX_ARGS)
 		return -EINVAL;
+	for (i = 0; i < ap->nr_args; i++) {
+		hdr.aa.kind[i] = ap->args[i].kind;
+		hdr.aa.size[i] = ap->args[i].size;
+	}
+	/* what readers would refuse is not written */
+	if (lbr_attach__check(LBRFILE_VERSION, &hdr.a, &hdr.aa))
+		return -EINVAL;
 	err = flush_meta(w);
 	if (err)
 		return err;
 	for (i = 0; i < ap->nr_args; i++) {
-		hdr.aa.kind[i] = ap->args[i].kind;
-		hdr.aa.size[i] = ap->args[i].size;
 		strs[n++] = ap->args[i].name ?: "";
 		strs[n++] = ap->args[i].type ?: "";
 		strs[n++] = ap->args[i].enums ?: "";

@@ -285,6 +285,13 @@ int lbrfile_writer__close(struct lbrfile_writer *w);
 /* Removes the temporary file: for error paths. */
 void lbrfile_writer__abort(struct lbrfile_writer *w);
 
+/*
+ * Whether an ATTACH section's header and argument types (aa: version 3 on, else NULL) are
+ * ones readers take: the reader checks every file with it and the writer refuses what it
+ * refuses, so a capture is never written that cannot be read back. 0 or -EINVAL.
+ */
+int lbr_attach__check(__u32 version, const struct lbrfile_attach *a,
+		      const struct lbrfile_attach_args *aa);
 /* Validates a record's sizes against its header; returns 0 or -EINVAL. */
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec);
 /* Bytes of a parsed record: header, branches, stack, argument block, user stack, extras. */

@@ -61,3 +61,15 @@ ALL_TARGETS += $(OUT)/tests/helpers/ustack-load $(OUT)/tests/helpers/nofp-load \
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
 	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
 	$(OUT)/tests/helpers/uprobe-load
+
+# With DWARF at -O1 and <sys/sdt.h>, as uprobe-load; its twin file linked first (its DWARF
+# first) so that typing a function by its name alone would take the wrong twin's.
+VALUES_LOAD_OBJS := $(OUT)/tests/helpers/values-load-twin.o $(OUT)/tests/helpers/values-load.o
+$(VALUES_LOAD_OBJS): SAN_CFLAGS :=
+$(VALUES_LOAD_OBJS): CFLAGS += -g -O1
+$(OUT)/tests/helpers/values-load: SAN_LDFLAGS :=
+$(OUT)/tests/helpers/values-load: $(VALUES_LOAD_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+ALL_TARGETS += $(OUT)/tests/helpers/values-load

@@ -159,7 +159,7 @@ static void test_dwarf(void)
 	char cmd[3 * PATH_MAX];
 	struct dwarf_func f;
 
-	CU_ASSERT_EQUAL_FATAL(dwarf_types__func(self, "unit_probe_me", &f), 0);
+	CU_ASSERT_EQUAL_FATAL(dwarf_types__func(self, "unit_probe_me", 0, &f), 0);
 	CU_ASSERT(f.has_ret);
 	CU_ASSERT_EQUAL(f.ret.kind, LBRSNAP_RET_UNSIGNED);
 	CU_ASSERT_EQUAL(f.ret.size, 2);
@@ -178,12 +178,12 @@ static void test_dwarf(void)
 	CU_ASSERT_EQUAL(f.args[2].size, 4);
 	CU_ASSERT_STRING_EQUAL(f.args[2].enums, "UNIT_RED=0,UNIT_GREEN=5");
 	dwarf_func__free(&f);
-	CU_ASSERT_EQUAL(dwarf_types__func(self, "unit_no_such_fn", &f), -ENOENT);
+	CU_ASSERT_EQUAL(dwarf_types__func(self, "unit_no_such_fn", 0, &f), -ENOENT);
 	/* the same file without its DWARF */
 	snprintf(cmd, sizeof(cmd), "objcopy --strip-debug '%s' '%s/stripped'", self, tmpdir);
 	CU_ASSERT_FATAL(!system(cmd));
 	snprintf(cmd, sizeof(cmd), "%s/stripped", tmpdir);
-	CU_ASSERT_EQUAL(dwarf_types__func(cmd, "unit_probe_me", &f), -ENODATA);
+	CU_ASSERT_EQUAL(dwarf_types__func(cmd, "unit_probe_me", 0, &f), -ENODATA);
 }
 
 static const char *const name_specs[] = {
