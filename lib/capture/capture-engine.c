@@ -714,8 +714,9 @@ static int compile_filters(struct capture *c, char *err, size_t err_len)
 		c->aps[i].filter = calloc(1, sizeof(*c->aps[i].filter));
 		if (!c->aps[i].filter)
 			return -ENOMEM;
-		ret = arg_filter__compile(expr, t, c->syscalls, &c->filter_names, c->aps[i].filter,
-					  err, err_len);
+		ret = arg_filter__compile(expr, t, c->syscalls,
+					  o->string_len ?: CAPTURE_DEFAULT_STRING_LEN,
+					  &c->filter_names, c->aps[i].filter, err, err_len);
 		if (ret)
 			return -EBADMSG;
 		ret = same_filter(c, i, expr, err, err_len);
