@@ -20,8 +20,8 @@ static const char *const syscall_names[] = {
  * Syscalls whose tracefs event is named after the kernel's function (SYSCALL_DEFINE of
  * newuname) rather than the syscall: the record and the filter keep the syscall's name, the
  * arguments come from the event's format. These are all the x86-64 syscalls with no event of
- * their name but one of another (the other names without an event are syscalls the kernel
- * does not build, or has no event for).
+ * their name but one of another, the same on 6.1, 6.18 and 7.2 (the other names without an
+ * event are syscalls the kernel does not build, or has no event for).
  */
 static const struct {
 	const char *name, *event;
