@@ -398,14 +398,23 @@ static __always_inline void fill_args_regs(struct pt_regs *regs, const struct lb
 	fill_strs(0, a, v, n, room, mask);
 }
 
-/* A string slot of the record against filter string s (constants at a fixed place). */
+/*
+ * A string slot of the record against filter string s (constants at a fixed place): its first
+ * n bytes, or exactly, the NUL and the captured length too (n - 1 characters), so that a
+ * longer string is never equal. n == 0 is the glob "*": any string that could be read.
+ */
 static __always_inline bool str_matches(const __u32 idx, struct lbrsnap_str *st, __u32 s,
-					__u32 n)
+					__u32 n, bool exact)
 {
 	long r;
 
 	if (st->len <= 0)
 		return false;
+	if (exact && (__u32)st->len != n)
+		return false;
+	/* bpf_strncmp() refuses a zero size, at load */
+	if (n < 1)
+		return true;
 	if (n > LBRSNAP_FILTER_STR_LEN)
 		n = LBRSNAP_FILTER_STR_LEN;
 	if (n > (__u32)str_len + 2)
@@ -484,8 +493,8 @@ static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *
 			if (f > LBRSNAP_MAX_STRS - 1)
 				f = LBRSNAP_MAX_STRS - 1;
 			st = strs + f * str_size;
-			r = !absent && str_matches(idx, st, ap_filter[idx][i].str,
-						   ap_filter[idx][i].glob ? y : LBRSNAP_FILTER_STR_LEN);
+			r = !absent && str_matches(idx, st, ap_filter[idx][i].str, y,
+						   !ap_filter[idx][i].glob);
 			/* a syscall without the argument fails != too */
 			r ^= !absent && cmp == LBRSNAP_FCMP_NE;
 			stack = stack << 1 | r;

@@ -30,6 +30,7 @@ struct parser {
 	const char *start;
 	size_t len;
 	int depth;
+	unsigned int string_len;	/* --string-len: characters a string slot keeps */
 };
 
 /* '!' and '(' nested at most this deep */
@@ -331,6 +332,27 @@ static int number(struct parser *ps, bool syscall, const char *enums, __s64 *v)
 	return 0;
 }
 
+/*
+ * A negative literal against an unsigned value narrower than 64 bits is taken in the value's
+ * width, as C converts it (ret == -1 on an unsigned int is ret == 4294967295): the value is
+ * zero-extended in the record, the literal would be sign-extended. Syscall arguments are
+ * narrowed by the program, per syscall.
+ */
+static void narrow(const struct parser *ps, __u8 field, __u8 kind, __s64 *imm)
+{
+	const struct attach_target *t = ps->t;
+	unsigned int size = 8;
+
+	if (*imm >= 0 || kind != LBRSNAP_RET_UNSIGNED)
+		return;
+	if (field == LBRSNAP_FLD_RET)
+		size = t->ret_size;
+	else if (field < LBRSNAP_MAX_ARGS && field < t->nr_args && !t->sys)
+		size = t->args[field].size;
+	if (size && size < 8)
+		*imm = (__s64)((__u64)*imm & ((1ULL << (8 * size)) - 1));
+}
+
 static int comparison(struct parser *ps)
 {
 	struct lbrsnap_filter_insn in = { .op = LBRSNAP_FOP_CMP };
@@ -374,6 +396,13 @@ static int comparison(struct parser *ps)
 			return fail(ps, "only a trailing * is a glob");
 		if (n >= LBRSNAP_FILTER_STR_LEN)
 			return fail(ps, "longer than %d characters", LBRSNAP_FILTER_STR_LEN - 1);
+		/*
+		 * Past --string-len the record holds a cut string: an exact match could then
+		 * never hold, or hold for every longer string of the same start.
+		 */
+		if (n > ps->string_len)
+			return fail(ps, "%zu characters, more than the %u --string-len keeps: "
+				    "use --string-len %zu or more", n, ps->string_len, n);
 		if (prog->nr_str >= LBRSNAP_FILTER_STRS)
 			return fail(ps, "at most %d strings in a filter", LBRSNAP_FILTER_STRS);
 		memcpy(prog->str[prog->nr_str], s, n);
@@ -381,9 +410,11 @@ static int comparison(struct parser *ps)
 		/* a syscall argument's slot depends on the syscall: the program finds it */
 		in.field = field >= LBRSNAP_FLD_SYSARG ? field : slot;
 		in.str = prog->nr_str++;
-		/* a glob compares the prefix, an exact match the NUL too */
+		/*
+		 * A glob compares the prefix ("*" alone: any string read, no compare), an exact
+		 * match the NUL too, and the program checks the captured length as well.
+		 */
 		in.imm = in.glob ? n : n + 1;
-		in.glob = 1;
 	} else {
 		if (ps->kind == T_STR)
 			return fail(ps, "a number argument does not compare with a string");
@@ -394,6 +425,7 @@ static int comparison(struct parser *ps)
 			return err;
 		in.field = field;
 		in.is_signed = kind == LBRSNAP_RET_SIGNED;
+		narrow(ps, field, kind, &in.imm);
 	}
 	next(ps);
 	return emit(ps, in);
@@ -457,11 +489,13 @@ static int or_expr(struct parser *ps)
 }
 
 int arg_filter__compile(const char *expr, const struct attach_target *t,
-			const struct syscall_table *sys, struct arg_filter_names *names,
-			struct arg_filter_prog *prog, char *err, size_t err_len)
+			const struct syscall_table *sys, unsigned int string_len,
+			struct arg_filter_names *names, struct arg_filter_prog *prog, char *err,
+			size_t err_len)
 {
 	struct parser ps = { .expr = expr, .p = expr, .t = t, .sys = sys, .names = names,
-			     .prog = prog, .err = err, .err_len = err_len };
+			     .prog = prog, .err = err, .err_len = err_len,
+			     .string_len = string_len };
 	int ret;
 
 	memset(prog, 0, sizeof(*prog));

@@ -9,7 +9,8 @@
  *	OP    := == != < <= > >=
  *	VALUE := 123, -100, 0x1f, -EEXIST, a syscall name (syscall), "text", "prefix*"
  *
- * Strings only compare with == and != (a trailing * matches a prefix). At sys_enter and
+ * Strings only compare with == and != (a trailing * matches a prefix, "*" alone any string
+ * that could be read), with literals of at most --string-len characters. At sys_enter and
  * sys_exit a name may be any syscall's argument name ("fd", "filename"); a syscall without
  * it fails the comparison.
  */
@@ -39,13 +40,15 @@ struct arg_filter_names {
 struct syscall_table;
 
 /*
- * Compiles expr for target t. At sys_enter/sys_exit, argument names are looked up in the
- * syscall table sys and added to names. On error returns -EINVAL and writes one line into
- * err: the column and token at fault, what is wrong and, for an unknown name, the names t
- * has (at a syscall tracepoint, the closest argument names of any syscall).
+ * Compiles expr for target t, whose string slots keep string_len characters (--string-len).
+ * At sys_enter/sys_exit, argument names are looked up in the syscall table sys and added to
+ * names. On error returns -EINVAL and writes one line into err: the column and token at
+ * fault, what is wrong and, for an unknown name, the names t has (at a syscall tracepoint,
+ * the closest argument names of any syscall).
  */
 int arg_filter__compile(const char *expr, const struct attach_target *t,
-			const struct syscall_table *sys, struct arg_filter_names *names,
-			struct arg_filter_prog *prog, char *err, size_t err_len);
+			const struct syscall_table *sys, unsigned int string_len,
+			struct arg_filter_names *names, struct arg_filter_prog *prog, char *err,
+			size_t err_len);
 
 #endif /* LBRSNAP_ARG_FILTER_H */

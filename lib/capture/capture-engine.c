@@ -43,6 +43,7 @@
 #include "util/print.h"
 #include "capture/proc-maps.h"
 #include "capture/syscall-table.h"
+#include "capture/verifier-log.h"
 #include "capture.skel.h"
 
 #define PROGS LBRSNAP_PROGS_PER_KIND
@@ -113,51 +114,33 @@ static int verbosity;
 static char failed_prog[64];	/* program named in libbpf's "load failed" warning */
 static char verifier_why[256];	/* the verifier's verdict: last line of its log */
 
-/* The verdict is the last log line before the "processed N insns" statistics. */
-static void keep_verifier_why(const char *log)
-{
-	const char *end = strstr(log, "\nprocessed ");
-	const char *start;
-
-	if (!end)
-		end = strstr(log, "\n-- END PROG LOAD LOG --");
-	if (!end)
-		return;
-	start = end;
-	while (start > log && start[-1] != '\n')
-		start--;
-	snprintf(verifier_why, sizeof(verifier_why), "%.*s", (int)(end - start), start);
-}
-
-/* libbpf talks through here: verifier logs only with -vv, failures kept for the error */
+/*
+ * libbpf talks through here: verifier logs only with -vv, failures kept for the error. A
+ * message is formatted whole: the verifier's log can be any length, its verdict at its end.
+ */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	char msg[8192];
+	bool say = verbosity >= 2 || (verbosity >= 1 && level == LIBBPF_WARN);
+	char *msg;
 	const char *p;
-	va_list copy;
+	int n;
 
+	if (level == LIBBPF_DEBUG && !say)
+		return 0;
+	n = vasprintf(&msg, fmt, args);
+	if (n < 0)
+		return n;
 	if (level != LIBBPF_DEBUG) {
-		va_copy(copy, args);
-		vsnprintf(msg, sizeof(msg), fmt, copy);
-		va_end(copy);
 		p = strstr(msg, "prog '");
 		if (p && strstr(msg, "load failed"))
 			sscanf(p, "prog '%63[^']'", failed_prog);
 		if (strstr(msg, "-- BEGIN PROG LOAD LOG --"))
-			keep_verifier_why(msg);
+			verifier_log__reason(msg, verifier_why, sizeof(verifier_why));
 	}
-	if (verbosity >= 2 || (verbosity >= 1 && level == LIBBPF_WARN)) {
-		/* whole, not msg: a verifier log is longer */
-		char *text;
-		int n = vasprintf(&text, fmt, args);
-
-		if (n < 0)
-			return n;
-		pr_warn("%s", text);
-		free(text);
-		return n;
-	}
-	return 0;
+	if (say)
+		pr_warn("%s", msg);
+	free(msg);
+	return say ? n : 0;
 }
 
 /* A record with user addresses: its process's maps must be read while it still runs */
@@ -715,8 +698,9 @@ static int compile_filters(struct capture *c, char *err, size_t err_len)
 		c->aps[i].filter = calloc(1, sizeof(*c->aps[i].filter));
 		if (!c->aps[i].filter)
 			return -ENOMEM;
-		ret = arg_filter__compile(expr, t, c->syscalls, &c->filter_names, c->aps[i].filter,
-					  err, err_len);
+		ret = arg_filter__compile(expr, t, c->syscalls,
+					  o->string_len ?: CAPTURE_DEFAULT_STRING_LEN,
+					  &c->filter_names, c->aps[i].filter, err, err_len);
 		if (ret)
 			return -EBADMSG;
 		ret = same_filter(c, i, expr, err, err_len);

@@ -16,6 +16,36 @@ static const char *const syscall_names[] = {
 #include "syscall-names.h"
 };
 
+/*
+ * Syscalls whose tracefs event is named after the kernel's function (SYSCALL_DEFINE of
+ * newuname) rather than the syscall: the record and the filter keep the syscall's name, the
+ * arguments come from the event's format. These are all the x86-64 syscalls with no event of
+ * their name but one of another, the same on 6.1, 6.18 and 7.2 (the other names without an
+ * event are syscalls the kernel does not build, or has no event for).
+ */
+static const struct {
+	const char *name, *event;
+} event_names[] = {
+	{ "stat", "newstat" },
+	{ "fstat", "newfstat" },
+	{ "lstat", "newlstat" },
+	{ "uname", "newuname" },
+	{ "sendfile", "sendfile64" },
+	{ "umount2", "umount" },
+};
+
+/* The tracefs event name of syscall name */
+static const char *event_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++) {
+		if (!strcmp(event_names[i].name, name))
+			return event_names[i].event;
+	}
+	return name;
+}
+
 struct syscall_table {
 	struct lbr_syscall sc[LBRSNAP_NR_SYSCALLS];
 };
@@ -55,7 +85,8 @@ static int load_args(struct lbr_syscall *sc)
 	int err = 0;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "events/syscalls/sys_enter_%s/format", sc->name);
+	snprintf(path, sizeof(path), "events/syscalls/sys_enter_%s/format",
+		 event_name(sc->name));
 	fp = tracefs_util__fopen(path);
 	if (!fp)
 		return 0;
@@ -146,8 +177,13 @@ __u8 syscall_table__str_mask(const struct syscall_table *t, __u32 nr)
 
 int syscall_table__nr(const char *name)
 {
-	size_t nr;
+	size_t nr, i;
 
+	/* the event's name, as tracefs and perf trace spell it, is the syscall's too */
+	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++) {
+		if (!strcmp(event_names[i].event, name))
+			name = event_names[i].name;
+	}
 	for (nr = 0; nr < sizeof(syscall_names) / sizeof(syscall_names[0]); nr++) {
 		if (syscall_names[nr] && !strcmp(syscall_names[nr], name))
 			return nr;

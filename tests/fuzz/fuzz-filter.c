@@ -57,9 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	expr = fuzz_file__str(data + 1, size - 1);
 	if (data[0] & 1 && sys)
-		arg_filter__compile(expr, &sys_enter, sys, &names, &prog, err, sizeof(err));
+		arg_filter__compile(expr, &sys_enter, sys, 64, &names, &prog, err, sizeof(err));
 	else
-		arg_filter__compile(expr, &mkdirat, NULL, &names, &prog, err, sizeof(err));
+		arg_filter__compile(expr, &mkdirat, NULL, 64, &names, &prog, err, sizeof(err));
 	/* the names of syscall arguments fill up across inputs: start afresh now and then */
 	if (names.nr == LBRSNAP_FILTER_NAMES)
 		names.nr = 0;

@@ -23,13 +23,32 @@ static struct attach_target mkdirat = {
 	},
 };
 
+/* unsigned int ret(unsigned short mode, unsigned long len, int fd) */
+static struct attach_target uret = {
+	.spec = "fexit:uret", .name = "uret", .kind = LBRSNAP_KIND_FEXIT,
+	.has_ret = true, .ret_kind = LBRSNAP_RET_UNSIGNED, .ret_size = 4, .nr_args = 3,
+	.args = {
+		{ .name = "mode", .type = "unsigned short", .enums = "",
+		  .kind = LBRSNAP_RET_UNSIGNED, .size = 2 },
+		{ .name = "len", .type = "unsigned long", .enums = "",
+		  .kind = LBRSNAP_RET_UNSIGNED, .size = 8 },
+		{ .name = "fd", .type = "int", .enums = "", .kind = LBRSNAP_RET_SIGNED, .size = 4 },
+	},
+};
+
 static char err[512];
 static struct arg_filter_names names;
 
-static int compile(const char *expr, struct arg_filter_prog *p)
+static int compile_for(const char *expr, struct attach_target *t, unsigned int string_len,
+		       struct arg_filter_prog *p)
 {
 	err[0] = 0;
-	return arg_filter__compile(expr, &mkdirat, NULL, &names, p, err, sizeof(err));
+	return arg_filter__compile(expr, t, NULL, string_len, &names, p, err, sizeof(err));
+}
+
+static int compile(const char *expr, struct arg_filter_prog *p)
+{
+	return compile_for(expr, &mkdirat, 64, p);
 }
 
 static void test_postfix(void)
@@ -58,16 +77,68 @@ static void test_strings_enums(void)
 
 	CU_ASSERT_EQUAL_FATAL(compile("name == \"/tmp/*\" || name != \"x\" || mode == B", &p), 0);
 	CU_ASSERT(p.insn[0].op == LBRSNAP_FOP_STR && p.insn[0].field == 0 && p.insn[0].str == 0 &&
-		  p.insn[0].imm == 5 && p.insn[0].cmp == LBRSNAP_FCMP_EQ);
+		  p.insn[0].imm == 5 && p.insn[0].cmp == LBRSNAP_FCMP_EQ && p.insn[0].glob);
 	CU_ASSERT_STRING_EQUAL(p.str[0], "/tmp/");
-	/* an exact match compares the NUL too */
+	/* an exact match compares the NUL too, and the program the captured length */
 	CU_ASSERT(p.insn[1].op == LBRSNAP_FOP_STR && p.insn[1].str == 1 && p.insn[1].imm == 2 &&
-		  p.insn[1].cmp == LBRSNAP_FCMP_NE);
+		  p.insn[1].cmp == LBRSNAP_FCMP_NE && !p.insn[1].glob);
 	CU_ASSERT_STRING_EQUAL(p.str[1], "x");
 	CU_ASSERT(p.insn[3].op == LBRSNAP_FOP_CMP && p.insn[3].field == 2 && p.insn[3].imm == 2);
 	CU_ASSERT_EQUAL(compile("arg1 == \"a\"", &p), 0);
 	CU_ASSERT_EQUAL(compile("pid == 0x10 && tid >= 1 && cpu < 2", &p), 0);
 	CU_ASSERT_EQUAL(p.insn[0].imm, 16);
+}
+
+/* A literal longer than a string slot keeps could never match exactly: refused */
+static void test_string_len(void)
+{
+	struct arg_filter_prog p;
+
+	CU_ASSERT_EQUAL(compile_for("name == \"12345678\"", &mkdirat, 8, &p), 0);
+	CU_ASSERT(p.insn[0].imm == 9 && !p.insn[0].glob);
+	CU_ASSERT_EQUAL(compile_for("name == \"12345678*\"", &mkdirat, 8, &p), 0);
+	CU_ASSERT(p.insn[0].imm == 8 && p.insn[0].glob);
+	CU_ASSERT_EQUAL(compile_for("name == \"123456789\"", &mkdirat, 8, &p), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err, "bad --filter 'name == \"123456789\"' for fexit:do_mkdirat: "
+			       "at column 9 ('\"123456789\"'): 9 characters, more than the 8 "
+			       "--string-len keeps: use --string-len 9 or more");
+	CU_ASSERT_EQUAL(compile_for("name != \"123456789*\"", &mkdirat, 8, &p), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "9 characters, more than the 8 --string-len keeps: "
+					   "use --string-len 9 or more"));
+}
+
+/* "*" is any string: a glob of no characters, which the program never hands to strncmp */
+static void test_any_string(void)
+{
+	struct arg_filter_prog p;
+
+	CU_ASSERT_EQUAL_FATAL(compile("name == \"*\" && name != \"*\"", &p), 0);
+	CU_ASSERT(p.insn[0].op == LBRSNAP_FOP_STR && p.insn[0].imm == 0 && p.insn[0].glob &&
+		  p.insn[0].cmp == LBRSNAP_FCMP_EQ);
+	CU_ASSERT(p.insn[1].op == LBRSNAP_FOP_STR && p.insn[1].imm == 0 && p.insn[1].glob &&
+		  p.insn[1].cmp == LBRSNAP_FCMP_NE);
+	CU_ASSERT_STRING_EQUAL(p.str[0], "");
+}
+
+/* A negative literal is taken in the width of an unsigned value, as in C */
+static void test_narrow(void)
+{
+	struct arg_filter_prog p;
+
+	CU_ASSERT_EQUAL_FATAL(compile_for("ret == -1 && mode == -2 && len == -1 && fd == -1 && "
+					  "ret == 7", &uret, 64, &p), 0);
+	CU_ASSERT(p.insn[0].field == LBRSNAP_FLD_RET && p.insn[0].imm == 0xffffffffLL &&
+		  !p.insn[0].is_signed);
+	CU_ASSERT(p.insn[1].field == 0 && p.insn[1].imm == 0xfffeLL);
+	CU_ASSERT(p.insn[3].field == 1 && p.insn[3].imm == -1);
+	CU_ASSERT(p.insn[5].field == 2 && p.insn[5].imm == -1 && p.insn[5].is_signed);
+	CU_ASSERT(p.insn[7].field == LBRSNAP_FLD_RET && p.insn[7].imm == 7);
+	/* errno names too: -EPERM against an unsigned int */
+	CU_ASSERT_EQUAL(compile_for("ret == -EPERM", &uret, 64, &p), 0);
+	CU_ASSERT_EQUAL(p.insn[0].imm, 0xffffffffLL);
+	/* signed values keep the sign */
+	CU_ASSERT_EQUAL(compile("ret == -1", &p), 0);
+	CU_ASSERT_EQUAL(p.insn[0].imm, -1);
 }
 
 static void test_errors(void)
@@ -125,6 +196,9 @@ static void test_deep_not(void)
 static CU_TestInfo filter_tests[] = {
 	{ "postfix", test_postfix },
 	{ "strings_enums", test_strings_enums },
+	{ "string_len", test_string_len },
+	{ "any_string", test_any_string },
+	{ "narrow", test_narrow },
 	{ "errors", test_errors },
 	{ "deep_not", test_deep_not },
 	CU_TEST_INFO_NULL,
