@@ -59,5 +59,11 @@ lbrsnap_progs() {
 	bpftool prog list 2>/dev/null | sed -n 's/^\([0-9]*\): .* name \(lbrsnap_[a-z_0-9]*\) .*/\1 \2/p'
 }
 
+# lbrsnap_progs_new BEFORE: the programs loaded now that BEFORE (lbrsnap_progs) did not list;
+# programs of other runs that went away meanwhile are not this test's leak
+lbrsnap_progs_new() {
+	comm -13 <(sort <<<"$1") <(lbrsnap_progs | sort)
+}
+
 # watchpoints_fire: whether hardware watchpoints fire here (tests/lib/watchpoints.sh)
 . "$LBRSNAP_TOP/tests/lib/watchpoints.sh"
