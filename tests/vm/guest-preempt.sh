@@ -44,6 +44,11 @@ for tag in p1 p2; do
 	check_eq "$tag: $k: every record parses: the file's records are the closing line's" \
 		"$rec" "$(sed -n 's/^count=//p' <<<"$s")"
 	check_eq "$tag: $k: every record has every field" 1 "$(sed -n 's/^fields=//p' <<<"$s")"
+	# two invocations given one buffer submit the later one's record twice (the first's is
+	# gone): an attach point's ticket (seq) on a CPU is in one record only
+	check_eq "$tag: $k: no record twice: (attach point, CPU, ticket) unique" 0 \
+		"$(lbrsnap report --json -i $tag.data 2> /dev/null | jq -s '[.[] | select(.time_ns) |
+		   "\(.attach) \(.cpu) \(.seq)"] | length - (unique | length)')"
 	# each record its own: a uprobe record's one argument is its call's i, 1..CALLS
 	lbrsnap report --json -i $tag.data 2> /dev/null |
 		jq -c "select(.attach == \"uprobe:$UP:lbrsnap_up_count\") | .args.i" > $tag.up
