@@ -1360,8 +1360,8 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 		fprintf(out, "[ %s: %llu of the filtered hits were lbrsnap's own process, never "
 			"traced ]\n", who, (unsigned long long)st->filtered_self);
 	if (st->filtered_ia32)
-		fprintf(out, "[ %s: %llu of the filtered hits were ia32 syscalls (int $0x80, 32-bit "
-			"tasks), not recorded: x86-64 names and types do not fit them ]\n", who,
+		fprintf(out, "[ %s: %llu of the filtered hits were ia32 syscalls (int $0x80, "
+			"32-bit tasks), not recorded: x86-64 names and types do not fit them ]\n", who,
 			(unsigned long long)st->filtered_ia32);
 	if (st->max_size_hit)
 		fprintf(out, "[ %s: stopped at --max-size: records past it are counted lost, not "

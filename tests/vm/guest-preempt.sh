@@ -15,14 +15,18 @@ k=$(uname -r | cut -d. -f1,2)
 TASKS=6 CALLS=600
 
 mode=$(cat /sys/kernel/debug/sched/preempt 2>/dev/null)
-[ -n "$mode" ] || { mount -t debugfs none /sys/kernel/debug 2>/dev/null; mode=$(cat /sys/kernel/debug/sched/preempt 2>/dev/null); }
-check_eq "$k: the kernel runs with full preemption" "(full)" \
-	"$(grep -o '(full)' <<<"$mode" || grep -ow 'preempt=full' /proc/cmdline | sed 's/.*/(full)/')"
+if [ -z "$mode" ]; then
+	mount -t debugfs none /sys/kernel/debug 2> /dev/null
+	mode=$(cat /sys/kernel/debug/sched/preempt 2> /dev/null)
+fi
+# "none voluntary (full)": the mode in use in parentheses
+check_eq "$k: the kernel runs with full preemption" "(full)" "$(grep -o '(full)' <<<"$mode")"
 
 UP=$(command -v uprobe-load)
 # closing LINE: "H R F S L" of "[ lbrsnap record: H hook hits: R recorded, F filtered, ...]"
 counts() {
-	sed -n 's/^\[ lbrsnap record: \([0-9]*\) hook hits: \([0-9]*\) recorded, \([0-9]*\) filtered, \([0-9]*\) sampled out, \([0-9]*\) lost \]$/\1 \2 \3 \4 \5/p' "$1"
+	awk '/^\[ lbrsnap record: [0-9]+ hook hits: [0-9]+ recorded, / { print $4, $7, $9, $11, $14 }' \
+		"$1"
 }
 run() {
 	local tag=$1 i
@@ -47,8 +51,9 @@ for tag in p1 p2; do
 	# two invocations given one buffer submit the later one's record twice (the first's is
 	# gone): an attach point's ticket (seq) on a CPU is in one record only
 	check_eq "$tag: $k: no record twice: (attach point, CPU, ticket) unique" 0 \
-		"$(lbrsnap report --json -i $tag.data 2> /dev/null | jq -s '[.[] | select(.time_ns) |
-		   "\(.attach) \(.cpu) \(.seq)"] | length - (unique | length)')"
+		"$(lbrsnap report --json -i $tag.data 2> /dev/null |
+		   jq -s '[.[] | select(.time_ns) | "\(.attach) \(.cpu) \(.seq)"] |
+			  length - (unique | length)')"
 	# each record its own: a uprobe record's one argument is its call's i, 1..CALLS
 	lbrsnap report --json -i $tag.data 2> /dev/null |
 		jq -c "select(.attach == \"uprobe:$UP:lbrsnap_up_count\") | .args.i" > $tag.up
