@@ -52,6 +52,14 @@ struct {
 struct {
 	__u64 hits;
 } __attribute__((aligned(64))) self_ctl[NR_PROGS];
+/*
+ * ia32 syscalls (int $0x80, 32-bit tasks) at sys_enter/sys_exit: their numbers and registers
+ * follow another table than the x86-64 one the records are named and typed by, so they are
+ * not recorded; counted among the filtered ones and here, per program, for the closing line.
+ */
+struct {
+	__u64 hits;
+} __attribute__((aligned(64))) ia32_ctl[NR_PROGS];
 struct lbrsnap_follow_stats follow_stats;
 
 const volatile __u32 ap_id[NR_PROGS];
@@ -69,6 +77,7 @@ const volatile __u8 ap_arg_shift[NR_PROGS][LBRSNAP_MAX_ARGS];
 const volatile __u16 str_size;			/* lbrsnap_str_size(--string-len) */
 const volatile __u16 str_len;			/* --string-len */
 const volatile __u8 sys_str_mask[LBRSNAP_NR_SYSCALLS];	/* user string arguments by number */
+const volatile __u8 sys_nargs[LBRSNAP_NR_SYSCALLS];	/* arguments by number; 6 if unknown */
 const volatile __u8 sys_arg_map[LBRSNAP_FILTER_NAMES][LBRSNAP_NR_SYSCALLS];	/* capture.h */
 const volatile struct lbrsnap_filter_insn ap_filter[NR_PROGS][LBRSNAP_FILTER_INSNS];
 const volatile char ap_filter_str[NR_PROGS][LBRSNAP_FILTER_STRS][LBRSNAP_FILTER_STR_LEN];
@@ -106,12 +115,20 @@ struct {
 	__type(value, struct lbrsnap_stage);
 } stage SEC(".maps");
 
-/* The CPU's levels in use: programs nest LIFO on a CPU, so a plain count is enough */
+/*
+ * Owners of the CPU's staging buffers, 0 when free. Programs do not nest in order on a CPU:
+ * a preempted fexit or uprobe program resumes after others started and ended there, so a
+ * buffer is claimed by a compare-and-swap and released by its owner alone (capture.h).
+ */
+struct lbrsnap_nest {
+	__u32 owner[LBRSNAP_NEST_MAX];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct lbrsnap_nest);
 } nest SEC(".maps");
 
 /* kprobe-multi functions, by the cookie their link gives each (capture.h) */
@@ -267,6 +284,14 @@ static __always_inline void fill_strs(__u32 flags, struct lbrsnap_args *a, __u64
 	__u32 i, k = 0;
 	long len;
 
+	/*
+	 * The slots carry this record's strings only: the staging buffer still holds earlier
+	 * records (other processes', filtered ones) past each NUL and in unused slots. A
+	 * failed read zeroes its destination: reading from NULL clears them in one call.
+	 */
+	if (room > LBRSNAP_MAX_STRS)
+		room = LBRSNAP_MAX_STRS;
+	bpf_probe_read_kernel(strs, room * str_size, NULL);
 	for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
 		if (i >= n || k >= room || k >= LBRSNAP_MAX_STRS)
 			break;
@@ -287,6 +312,24 @@ static __always_inline void fill_strs(__u32 flags, struct lbrsnap_args *a, __u64
 	a->nr_strs = k;
 }
 
+/* execve and execveat (x86-64 numbers): their success replaces the task's registers */
+static __always_inline bool exec_nr(__u64 nr)
+{
+	return nr == 59 || nr == 322;
+}
+
+/*
+ * Whether the current syscall is an ia32 one: the entry from int $0x80 or a 32-bit task
+ * sets TS_COMPAT in the thread's status until the return, as in_ia32_syscall() reads it.
+ */
+#define LBRSNAP_TS_COMPAT 0x0002
+static __always_inline bool in_ia32_syscall(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(task, thread_info.status) & LBRSNAP_TS_COMPAT;
+}
+
 /*
  * The argument block at a: values, then the strings they point to. Syscalls take their
  * six arguments from the registers saved at entry (they stay there until the exit) and
@@ -303,7 +346,8 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 	a->size = ap_args_size[idx];
 	a->str_size = str_size;
 	a->str_len = str_len;
-	a->reserved[0] = a->reserved[1] = 0;
+	a->flags = 0;
+	a->reserved = 0;
 	if (flags & LBRSNAP_AP_MEM) {
 		__u32 len = ap_mem_len[idx];
 
@@ -323,8 +367,9 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 				bpf_probe_read_kernel(&v[1], len, (void *)v[0]);
 		}
 	} else if (flags & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) {
+		__u64 nr, r[LBRSNAP_MAX_ARGS];
+		__u32 cnt = LBRSNAP_MAX_ARGS;
 		struct pt_regs *regs;
-		__u64 nr;
 
 		CTX_ARG(regs, ctx, 0);
 		if (flags & LBRSNAP_AP_SYS_ENTER)
@@ -332,16 +377,32 @@ static __always_inline void fill_args(void *ctx, const __u32 idx, struct lbrsnap
 		else
 			nr = BPF_CORE_READ(regs, orig_ax);
 		a->syscall_nr = nr;
-		if (n == LBRSNAP_MAX_ARGS) {
-			v[0] = BPF_CORE_READ(regs, di);
-			v[1] = BPF_CORE_READ(regs, si);
-			v[2] = BPF_CORE_READ(regs, dx);
-			v[3] = BPF_CORE_READ(regs, r10);
-			v[4] = BPF_CORE_READ(regs, r8);
-			v[5] = BPF_CORE_READ(regs, r9);
-		}
-		if (nr < LBRSNAP_NR_SYSCALLS)
+		if (nr < LBRSNAP_NR_SYSCALLS) {
 			mask = sys_str_mask[nr];
+			cnt = sys_nargs[nr];
+		}
+		/*
+		 * A successful exec set up the new program's registers before sys_exit: the
+		 * call's arguments are gone (a stash at sys_enter would need that tracepoint
+		 * attached too); rt_sigreturn's restored registers are past its 0 arguments.
+		 */
+		if ((flags & LBRSNAP_AP_SYS_EXIT) && exec_nr(nr) && !ctx_arg1(ctx)) {
+			a->flags = LBRSNAP_ARGS_UNAVAILABLE;
+			cnt = 0;
+			mask = 0;
+		}
+		r[0] = BPF_CORE_READ(regs, di);
+		r[1] = BPF_CORE_READ(regs, si);
+		r[2] = BPF_CORE_READ(regs, dx);
+		r[3] = BPF_CORE_READ(regs, r10);
+		r[4] = BPF_CORE_READ(regs, r8);
+		r[5] = BPF_CORE_READ(regs, r9);
+		/* registers past the syscall's arguments hold the caller's leftovers: not kept */
+		for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
+			if (i >= n)
+				break;
+			v[i] = i < cnt ? r[i] : 0;
+		}
 	} else {
 		if (flags & LBRSNAP_AP_UREGS)
 			uregs_args(ctx, idx, v);
@@ -376,7 +437,8 @@ static __always_inline void fill_args_regs(struct pt_regs *regs, const struct lb
 	a->size = fi->args_size;
 	a->str_size = str_size;
 	a->str_len = str_len;
-	a->reserved[0] = a->reserved[1] = 0;
+	a->flags = 0;
+	a->reserved = 0;
 	r[0] = PT_REGS_PARM1(regs);
 	r[1] = PT_REGS_PARM2(regs);
 	r[2] = PT_REGS_PARM3(regs);
@@ -489,7 +551,7 @@ static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *
 				f = m & LBRSNAP_SYSARG_STRING ?
 				    sysarg_slot(a->syscall_nr, m & LBRSNAP_SYSARG_INDEX) : room;
 			}
-			absent = f >= room;
+			absent = f >= room || (a->flags & LBRSNAP_ARGS_UNAVAILABLE);
 			if (f > LBRSNAP_MAX_STRS - 1)
 				f = LBRSNAP_MAX_STRS - 1;
 			st = strs + f * str_size;
@@ -515,7 +577,8 @@ static __always_inline bool filter_keeps(const __u32 idx, struct lbrsnap_event *
 		} else if (f >= LBRSNAP_FLD_SYSARG) {
 			/* the register the syscall at hand keeps it in, extended as it types it */
 			m = sysarg(a->syscall_nr, f - LBRSNAP_FLD_SYSARG);
-			absent = !(m & LBRSNAP_SYSARG_PRESENT) || n < LBRSNAP_MAX_ARGS;
+			absent = !(m & LBRSNAP_SYSARG_PRESENT) || n < LBRSNAP_MAX_ARGS ||
+				 (a->flags & LBRSNAP_ARGS_UNAVAILABLE);
 			x = v[m & LBRSNAP_SYSARG_INDEX & 7];
 			shift = 64 - (8 << (m >> LBRSNAP_SYSARG_SIZE_SHIFT));
 			sgn = m & LBRSNAP_SYSARG_SIGNED;
@@ -574,6 +637,28 @@ static __always_inline bool ret_wanted(__u32 kind, __s64 ret)
 	return true;
 }
 
+/*
+ * A free staging buffer of the CPU, claimed for this invocation, or LBRSNAP_NEST_MAX if none.
+ * The compare-and-swap makes a claim whole against an interrupt, an NMI or a preempting task
+ * between the look and the take.
+ */
+static __always_inline __u32 stage_claim(struct lbrsnap_nest *own)
+{
+	__u32 level;
+
+	for (level = 0; level < LBRSNAP_NEST_MAX; level++) {
+		if (!own->owner[level] && !__sync_val_compare_and_swap(&own->owner[level], 0, 1))
+			return level;
+	}
+	return LBRSNAP_NEST_MAX;
+}
+
+/* Only the claimer frees it, on the CPU it cannot leave while the program runs */
+static __always_inline void stage_release(struct lbrsnap_nest *own, __u32 level)
+{
+	*(volatile __u32 *)&own->owner[level & (LBRSNAP_NEST_MAX - 1)] = 0;
+}
+
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
 	__u32 args_size = ap_args_size[idx], ap, nargs, nstrs, ret_shift;
@@ -584,7 +669,8 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	__u64 t, s, done_before, pid_tgid, next, size;
 	char comm[LBRSNAP_COMM_LEN];
 	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero = 0, level, nb = 0, ns = 0;
-	__u32 *depth, fn;
+	struct lbrsnap_nest *nest_own;
+	__u32 fn;
 	long lbr_ret, sret;
 	__s64 ret = 0;
 	void *body;
@@ -620,6 +706,10 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (filter_comm_on && !comm_matches(comm))
 		goto filtered;
+	if ((ap_flags[idx] & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) && in_ia32_syscall()) {
+		__sync_fetch_and_add(&ia32_ctl[idx].hits, 1);
+		goto filtered;
+	}
 
 	kind = ap_ret_kind[idx];
 	if (ap_flags[idx] & LBRSNAP_AP_MULTI) {
@@ -664,16 +754,17 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	if (!ret_wanted(kind, ret))
 		goto filtered;
 
-	depth = bpf_map_lookup_elem(&nest, &zero);
-	if (!depth)
+	nest_own = bpf_map_lookup_elem(&nest, &zero);
+	if (!nest_own)
 		goto nested;
-	level = *depth;
+	level = stage_claim(nest_own);
 	if (level >= LBRSNAP_NEST_MAX)
 		goto nested;
 	ev = bpf_map_lookup_elem(&stage, &level);
-	if (!ev)
+	if (!ev) {
+		stage_release(nest_own, level);
 		goto nested;
-	*depth = level + 1;
+	}
 
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->ret = ret;
@@ -695,13 +786,13 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		flags |= LBRSNAP_EV_HAS_ARGS;
 		/* --filter reads the record before it costs ring buffer room or a sample */
 		if (ap_filter_on[idx] && !filter_keeps(idx, ev, (void *)(ev + 1), nargs, nstrs)) {
-			*depth = level;
+			stage_release(nest_own, level);
 			goto filtered;
 		}
 	}
 	if (sample_every > 1 &&
 	    __sync_fetch_and_add(&sample_ctl[idx].matched, 1) % sample_every) {
-		*depth = level;
+		stage_release(nest_own, level);
 		__sync_fetch_and_add(&sc->sampled_out, 1);
 		goto done;
 	}
@@ -773,11 +864,11 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	if (bpf_ringbuf_output(&events, ev, size,
 			       bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size >= wakeup_bytes ?
 			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP)) {
-		*depth = level;
+		stage_release(nest_own, level);
 		__sync_fetch_and_add(&sc->lost_ringbuf, 1);
 		goto done;
 	}
-	*depth = level;
+	stage_release(nest_own, level);
 	__sync_fetch_and_add(&sc->emitted, 1);
 	goto done;
 nested:

@@ -187,7 +187,17 @@ struct lbrsnap_args {
 	__u16 size;
 	__u16 str_size;
 	__u16 str_len;		/* --string-len: characters kept */
-	__u16 reserved[2];
+	__u16 flags;		/* LBRSNAP_ARGS_* */
+	__u16 reserved;
+};
+
+/* lbrsnap_args.flags */
+enum {
+	/*
+	 * sys_exit of a successful execve/execveat: the exec reset the registers the
+	 * arguments were in, so the values are not the call's (stored as 0, shown unavailable)
+	 */
+	LBRSNAP_ARGS_UNAVAILABLE = 1 << 0,
 };
 
 struct lbrsnap_str {
@@ -339,8 +349,11 @@ struct lbrsnap_follow_stats {
  * A record is built in a per-CPU staging buffer, filtered there and copied into the ring
  * buffer at its real size (bpf_ringbuf_output()), so a rejected record never takes ring
  * buffer room and a kept one takes only what it holds. Programs of different attach points
- * nest on one CPU (an interrupt's tracepoint inside a function's fexit), so a CPU has
- * LBRSNAP_NEST_MAX buffers, one per level in progress; a deeper invocation is counted lost.
+ * nest on one CPU (an interrupt's tracepoint inside a function's fexit), and fexit and uprobe
+ * programs run preemptible (migration disabled only), so another task's program may start
+ * and end on the CPU while one is in progress, in any order: a CPU has LBRSNAP_NEST_MAX
+ * buffers, each claimed by an invocation (compare-and-swap of its owner word) and released
+ * on every way out; an invocation that finds none free is counted lost.
  * In the ring buffer a record is the header, the argument block (at a fixed place, where the
  * filter reads it), the branches, the stack, the user stack block, then the extra block; user
  * space moves the argument block between the stack and the user stack block, where

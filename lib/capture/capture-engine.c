@@ -316,8 +316,15 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
 	skel->rodata->str_size = c->str_size;
 	skel->rodata->str_len = o->string_len ?: CAPTURE_DEFAULT_STRING_LEN;
-	for (i = 0; c->syscalls && i < LBRSNAP_NR_SYSCALLS; i++)
-		skel->rodata->sys_str_mask[i] = syscall_table__str_mask(c->syscalls, i);
+	for (i = 0; i < LBRSNAP_NR_SYSCALLS; i++) {
+		const struct lbr_syscall *sc = c->syscalls ? syscall_table__get(c->syscalls, i) :
+						NULL;
+
+		/* a number without a known prototype keeps its six registers */
+		skel->rodata->sys_nargs[i] = sc ? sc->nr_args : LBRSNAP_MAX_ARGS;
+		if (c->syscalls)
+			skel->rodata->sys_str_mask[i] = syscall_table__str_mask(c->syscalls, i);
+	}
 	memcpy((void *)skel->rodata->sys_arg_map, c->filter_names.map,
 	       sizeof(c->filter_names.map));
 }
@@ -1337,6 +1344,10 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 	if (st->filtered_self)
 		fprintf(out, "[ %s: %llu of the filtered hits were lbrsnap's own process, never "
 			"traced ]\n", who, (unsigned long long)st->filtered_self);
+	if (st->filtered_ia32)
+		fprintf(out, "[ %s: %llu of the filtered hits were ia32 syscalls (int $0x80, "
+			"32-bit tasks), not recorded: x86-64 names and types do not fit them ]\n", who,
+			(unsigned long long)st->filtered_ia32);
 	if (st->max_size_hit)
 		fprintf(out, "[ %s: stopped at --max-size: records past it are counted lost, not "
 			"written ]\n", who);
@@ -1464,6 +1475,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION];
 		st->filtered += sum.filtered;
 		st->filtered_self += c->objs[s->obj]->bss->self_ctl[s->idx].hits;
+		st->filtered_ia32 += c->objs[s->obj]->bss->ia32_ctl[s->idx].hits;
 		st->sampled_out += sum.sampled_out;
 		st->emitted += sum.emitted;
 		for (cause = 0; cause < LBRSNAP_LOSS__MAX; cause++) {

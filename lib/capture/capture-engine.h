@@ -82,6 +82,7 @@ struct capture_stats {
 	__u64 hits;			/* invocations: program runs and recursion misses */
 	__u64 filtered, sampled_out;
 	__u64 filtered_self;		/* ... of filtered, invocations in lbrsnap's own process */
+	__u64 filtered_ia32;		/* ... of filtered, ia32 syscalls at sys_enter/exit */
 	__u64 emitted;			/* records the programs submitted */
 	__u64 lost[LBRSNAP_LOSS__MAX];	/* LBRSNAP_LOSS_CLOBBERED records are kept */
 	__u64 in_flight;		/* invocations still running when counted: 0 */

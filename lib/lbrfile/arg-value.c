@@ -183,6 +183,11 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 		arg->value = (__s64)(((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size));
 	arg->base = (kind == LBRSNAP_RET_SIGNED || kind == LBRSNAP_RET_UNSIGNED) &&
 		    !*arg->enums ? lbr_arg__base(arg->name, d->type) : 'd';
+	/* the registers were rewritten before the record was taken: no value to show */
+	if (view->a->flags & LBRSNAP_ARGS_UNAVAILABLE) {
+		arg->unavailable = true;
+		return;
+	}
 	if (kind != LBRSNAP_ARG_STRING)
 		return;
 	for (k = 0; k < view->a->nr_strs; k++) {
@@ -251,6 +256,8 @@ int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len)
 {
 	char name[128];
 
+	if (arg->unavailable)
+		return snprintf(buf, len, "unavailable");
 	if (arg->enums && *arg->enums && enum_name(arg->enums, arg->value, name, sizeof(name)))
 		return snprintf(buf, len, "%s", name);
 	switch (arg->kind) {

@@ -8,6 +8,7 @@
  *	pointers	0xffff888103a4c000, NULL
  *	strings		"/nonexistent/x", "a long path"... (truncated at --string-len)
  *	syscalls	openat(dfd=-100, filename="/nonexistent/x", flags=0x0, mode=0)
+ *	unavailable	execve(filename=unavailable, ...) at sys_exit of a successful exec
  */
 #ifndef LBRSNAP_ARG_VALUE_H
 #define LBRSNAP_ARG_VALUE_H
@@ -27,6 +28,7 @@ struct lbr_arg {
 	size_t str_len;
 	bool truncated;		/* longer than the capture's --string-len */
 	const char *enums;	/* an enum's "NAME=VALUE,...": the value printed by name */
+	bool unavailable;	/* not recorded (LBRSNAP_ARGS_UNAVAILABLE): printed so, no value */
 };
 
 /* A record's view: what it is about, and its arguments' types. */

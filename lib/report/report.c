@@ -517,7 +517,8 @@ static void json_args(struct json_writer *w, const struct lbr_record_view *v, bo
 		json__key(w, arg.name);
 		if (arg.kind == LBRSNAP_ARG_STRING && arg.str) {
 			json__string_len(w, arg.str, arg.str_len);
-		} else if (arg.base == 'd' && arg.kind != LBRSNAP_ARG_STRING && !*arg.enums) {
+		} else if (arg.base == 'd' && arg.kind != LBRSNAP_ARG_STRING && !*arg.enums &&
+			   !arg.unavailable) {
 			json_ret(w, arg.kind, arg.value);
 		} else {
 			lbr_arg__format(&arg, args_buf, sizeof(args_buf));

@@ -56,8 +56,12 @@ $(OUT)/tests/helpers/timer-load: $(OUT)/tests/helpers/timer-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
+$(OUT)/tests/helpers/ia32-load: $(OUT)/tests/helpers/ia32-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 ALL_TARGETS += $(OUT)/tests/helpers/ustack-load $(OUT)/tests/helpers/nofp-load \
-	$(OUT)/tests/helpers/timer-load
+	$(OUT)/tests/helpers/timer-load $(OUT)/tests/helpers/ia32-load
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
 	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
 	$(OUT)/tests/helpers/uprobe-load
