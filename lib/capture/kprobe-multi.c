@@ -44,16 +44,17 @@ bool kprobe_multi__single(char *why, size_t why_len)
 
 /*
  * Byte offset of member path[0].path[1]... in struct or union id, anonymous members searched
- * through as the compiler does. 0 if absent (no counter lives at offset 0).
+ * through as the compiler does; -1 if absent.
  */
-static __u32 member_off(const struct btf *btf, int id, const char *const *path)
+static int member_off(const struct btf *btf, int id, const char *const *path)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
-	__u32 i, off;
+	int off;
+	__u32 i;
 
 	if (!t || !btf_is_composite(t))
-		return 0;
+		return -1;
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
 		const char *name = btf__name_by_offset(btf, m->name_off);
@@ -64,16 +65,22 @@ static __u32 member_off(const struct btf *btf, int id, const char *const *path)
 		if (name && *name) {
 			if (strcmp(name, path[0]))
 				continue;
-			if (!path[1])
-				return btf_member_bit_offset(t, i) / 8;
-			off = member_off(btf, sub, path + 1);
-			return off ? btf_member_bit_offset(t, i) / 8 + off : 0;
+			off = path[1] ? member_off(btf, sub, path + 1) : 0;
+		} else {
+			off = member_off(btf, sub, path);
 		}
-		off = member_off(btf, sub, path);
-		if (off)
+		if (off >= 0)
 			return btf_member_bit_offset(t, i) / 8 + off;
 	}
-	return 0;
+	return -1;
+}
+
+/* A counter's offset, 0 if absent: no counter lives at offset 0, the link's type does */
+static __u32 counter_off(const struct btf *btf, int id, const char *const *path)
+{
+	int off = member_off(btf, id, path);
+
+	return off > 0 ? off : 0;
 }
 
 void kprobe_multi__missed_at(const struct btf *btf, struct kprobe_missed_at *at)
@@ -86,9 +93,9 @@ void kprobe_multi__missed_at(const struct btf *btf, struct kprobe_missed_at *at)
 	memset(at, 0, sizeof(*at));
 	if (id < 0)
 		return;
-	at->multi = member_off(btf, id, multi);
-	at->perf = member_off(btf, id, perf);
-	at->perf_type = member_off(btf, id, perf_type);
+	at->multi = counter_off(btf, id, multi);
+	at->perf = counter_off(btf, id, perf);
+	at->perf_type = counter_off(btf, id, perf_type);
 }
 
 /* UAPI numbers, stable: enum bpf_link_type, enum bpf_perf_event_type */
