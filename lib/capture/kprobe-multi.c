@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -16,6 +17,26 @@
 #include "capture/attach-spec.h"
 #include "capture/kernel-features.h"
 #include "capture/kprobe-multi.h"
+
+/*
+ * Whether the kernel has no kprobes to fall back on: neither the kprobe PMU libbpf attaches
+ * through nor tracefs's kprobe_events, its legacy way (the development host has neither).
+ */
+static bool kprobes_missing(void)
+{
+	static const char *const paths[] = {
+		"/sys/bus/event_source/devices/kprobe/type",
+		"/sys/kernel/tracing/kprobe_events",
+		"/sys/kernel/debug/tracing/kprobe_events",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (!access(paths[i], F_OK))
+			return false;
+	}
+	return true;
+}
 
 bool kprobe_multi__single(char *why, size_t why_len)
 {
@@ -32,10 +53,15 @@ bool kprobe_multi__single(char *why, size_t why_len)
 		snprintf(why, why_len, "kprobe-multi links: a test link %s", how);
 		return false;
 	}
-	if (ret == -EOPNOTSUPP || ret == -EINVAL || ret == -524) {
+	if ((ret == -EOPNOTSUPP || ret == -EINVAL || ret == -524) && !kprobes_missing()) {
 		snprintf(why, why_len, "one kprobe per function: the kernel refused a test "
 			 "kprobe-multi link (%s)", how);
 		return true;
+	}
+	if (ret == -EOPNOTSUPP || ret == -EINVAL || ret == -524) {
+		snprintf(why, why_len, "the kernel refused a test kprobe-multi link (%s) and has "
+			 "no kprobes either", how);
+		return false;
 	}
 	snprintf(why, why_len, "kprobe-multi links: a test link failed (%s), which is no "
 		 "refusal of the link type", how);
