@@ -281,7 +281,7 @@ enum lbrsnap_loss {
 	 * return pool exhausted, a probe hit inside another probe's handler.
 	 */
 	LBRSNAP_LOSS_PROBE_MISSED = 5,
-	/* mem: breakpoint hits the perf events counted whose program never ran (event count - runs) */
+	/* mem: breakpoint hits its perf events counted whose program never ran (count - runs) */
 	LBRSNAP_LOSS_PERF_SKIPPED = 6,
 	LBRSNAP_LOSS__MAX,
 };
