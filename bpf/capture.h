@@ -287,6 +287,14 @@ enum lbrsnap_loss {
 	LBRSNAP_LOSS_RECURSION = 2,		/* kernel skipped the program (prog->active), from prog info */
 	LBRSNAP_LOSS_UNREAD = 3,		/* emitted by the program, never read (user space) */
 	LBRSNAP_LOSS_NESTED = 4,		/* more than LBRSNAP_NEST_MAX programs deep on a CPU */
+	/*
+	 * kprobe, kretprobe: hits the kprobe or fprobe under the link let pass without running
+	 * the program (its `missed` in link info, 6.7+): kretprobe instances or the fprobe
+	 * return pool exhausted, a probe hit inside another probe's handler.
+	 */
+	LBRSNAP_LOSS_PROBE_MISSED = 5,
+	/* mem: breakpoint hits its perf events counted whose program never ran (count - runs) */
+	LBRSNAP_LOSS_PERF_SKIPPED = 6,
 	LBRSNAP_LOSS__MAX,
 };
 

@@ -68,6 +68,12 @@ struct ap_slot {
 	struct arg_filter_prog *filter;	/* --filter, compiled */
 	struct mem_watch watch;		/* mem: its breakpoint events */
 	/*
+	 * The kernel's own counts, read as the attach point is detached: its link's `missed`
+	 * (kprobe, kretprobe), its breakpoint events' hits (mem); each _err 0 or -errno.
+	 */
+	__u64 missed, mem_hits;
+	int missed_err, mem_err;
+	/*
 	 * kprobe-multi: the attach points of a spec share the program, slots and counters of
 	 * the first, whose index is leader (every other attach point is its own leader),
 	 * and each has entry func of the object's funcs map.
@@ -92,7 +98,10 @@ struct capture {
 	__u64 open_ns;			/* CLOCK_MONOTONIC at capture__open() */
 	bool said_loading;		/* "loading N attach points" was printed */
 	bool kprobe_single;		/* kprobe: and kretprobe: one kprobe link per function */
+	char kprobe_why[200];		/* ... and why, or why not (-v) */
 	struct kprobe_refused kprobe_refused;
+	struct kprobe_missed_at missed_at;	/* where link info holds `missed`, if it does */
+	char uncounted[512];		/* per kind, the losses this kernel does not count */
 	char lbr_why[256];
 	__u64 branch_filter;
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
@@ -835,6 +844,47 @@ static int max_size_reserve(struct capture *c, char *err, size_t err_len)
 	return -EBADMSG;
 }
 
+/*
+ * Per kind present, the losses this kernel does not count, so that the hits are read for
+ * what they are: said with -v, and kept in the file (META uncounted) for lbrsnap report.
+ * A link's `missed` is tried on the links themselves.
+ */
+static void say_uncounted(struct capture *c)
+{
+	bool probe = false, uret = false;
+	size_t i, len = 0, size = sizeof(c->uncounted);
+	__u64 missed;
+
+	for (i = 0; i < c->set.nr; i++) {
+		enum lbrsnap_kind kind = c->set.v[i].kind;
+
+		if (attach_kind__is_multi(kind) && c->aps[i].link &&
+		    kprobe_multi__missed(&c->missed_at, c->aps[i].link, &missed))
+			probe = true;
+		if (lbr_kind__is_user(kind) && lbr_kind__is_return(kind))
+			uret = true;
+	}
+	if (probe)
+		len += snprintf(c->uncounted + len, size - len, "kprobe, kretprobe: hits the "
+				"kernel let pass without running the program (kretprobe "
+				"instances or the fprobe return pool exhausted, a probe inside a "
+				"probe's handler): link info reports them from Linux 6.7%s",
+				c->kprobe_single ? ", for kprobes attached by BPF link" : "");
+	if (uret && len < size)
+		len += snprintf(c->uncounted + len, size - len, "%suretprobe: returns of calls "
+				"nested more than 64 deep in a task's uretprobes: the kernel skips "
+				"them and counts them nowhere", len ? "; " : "");
+	if (c->uncounted[0] && c->opts.verbose)
+		pr_info("%s: not counted on this kernel: %s\n", c->opts.who ?: "lbrsnap",
+			c->uncounted);
+}
+
+size_t capture__kprobe_ambiguous(const struct capture *c, const char **example)
+{
+	*example = c->kprobe_refused.dup_example;
+	return c->kprobe_refused.nr_dup;
+}
+
 int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
 		  size_t err_len)
 {
@@ -843,6 +893,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	size_t nr_events = opts->nr_events;
 	struct btf *btf = NULL;
 	struct capture *c;
+	size_t i;
 	int ret;
 
 	*out = NULL;
@@ -883,9 +934,18 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		goto cleanup;
 	}
 	ret = attach_set__expand(&c->set, events, nr_events, btf, !opts->no_args, err, err_len);
-	c->kprobe_single = kprobe_multi__single(btf);
 	if (ret)
 		goto cleanup;
+	kprobe_multi__missed_at(btf, &c->missed_at);
+	for (i = 0; i < c->set.nr; i++) {
+		if (!attach_kind__is_multi(c->set.v[i].kind))
+			continue;
+		c->kprobe_single = kprobe_multi__single(c->kprobe_why, sizeof(c->kprobe_why));
+		if (opts->verbose)
+			pr_info("%s: kprobe:, kretprobe: %s\n", opts->who ?: "lbrsnap",
+				c->kprobe_why);
+		break;
+	}
 	c->str_size = lbrsnap_str_size(opts->string_len ?: CAPTURE_DEFAULT_STRING_LEN);
 	ret = load_syscalls(c, err, err_len);
 	if (ret)
@@ -930,6 +990,8 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	if (ret)
 		goto cleanup;
 	ret = load_and_attach(c, err, err_len);
+	if (!ret)
+		say_uncounted(c);
 cleanup:
 	btf__free(btf);
 	if (ret) {
@@ -1058,6 +1120,8 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 				    (unsigned long long)real.tv_sec * 1000000000ULL + real.tv_nsec);
 	ret |= lbrfile_writer__meta(w, "slots", "%u", c->slots);
 	ret |= lbrfile_writer__meta(w, "user_stack", "%s", c->opts.user_stack ? "yes" : "no");
+	if (c->uncounted[0])
+		ret |= lbrfile_writer__meta(w, "uncounted", "%s", c->uncounted);
 	if (ret)
 		return -ENOMEM;
 	for (i = 0; i < c->set.nr; i++) {
@@ -1328,6 +1392,11 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 		[LBRSNAP_LOSS_UNREAD] = ("submitted by the programs but never read or not "
 					 "written (--max-size)"),
 		[LBRSNAP_LOSS_NESTED] = "more than 4 programs in progress on one CPU",
+		[LBRSNAP_LOSS_PROBE_MISSED] = ("skipped by the kernel's kprobe or fprobe (its "
+					       "missed count: kretprobe instances or the return "
+					       "pool exhausted, a probe inside a probe)"),
+		[LBRSNAP_LOSS_PERF_SKIPPED] = ("breakpoint hits the perf events counted whose "
+					       "program the kernel did not run"),
 	};
 	int i;
 
@@ -1354,6 +1423,9 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 	if (st->in_flight)
 		fprintf(out, "[ %s: WARNING: %llu invocations were still running when counted; "
 			"the counts may not add up ]\n", who, (unsigned long long)st->in_flight);
+	if (st->uncounted && st->uncounted[0])
+		fprintf(out, "[ %s: not counted on this kernel, so not in the hits: %s ]\n", who,
+			st->uncounted);
 	if (st->follow_overflow)
 		fprintf(out, "[ %s: LOST %llu processes of the command not followed: more than "
 			"--follow-max at once ]\n", who,
@@ -1416,9 +1488,19 @@ static __u64 capture__stop(struct capture *c)
 	int tries;
 
 	for (i = 0; i < c->set.nr; i++) {
-		bpf_link__destroy(c->aps[i].link);
-		c->aps[i].link = NULL;
-		mem_watch__detach(&c->aps[i].watch);
+		struct ap_slot *s = &c->aps[i];
+
+		/*
+		 * The kernel's counts, read as each link goes: a breakpoint is disabled before
+		 * its count is read, a kprobe's `missed` may miss hits of the last instant.
+		 */
+		s->missed_err = s->link ? kprobe_multi__missed(&c->missed_at, s->link,
+							       &s->missed) : -ENOENT;
+		s->mem_err = s->watch.nr ? mem_watch__stop_count(&s->watch, &s->mem_hits) :
+					   -ENOENT;
+		bpf_link__destroy(s->link);
+		s->link = NULL;
+		mem_watch__detach(&s->watch);
 	}
 	syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 	for (tries = 0; (left = in_flight(c)) && tries < 1000; tries++)
@@ -1469,10 +1551,20 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		lost[LBRSNAP_LOSS_NESTED] = sum.lost_nested;
 		if (!bpf_obj_get_info_by_fd(bpf_program__fd(s->prog), &info, &info_len))
 			lost[LBRSNAP_LOSS_RECURSION] = info.recursion_misses;
+		/* every function's link of a glob (one kprobe each), or its one multi link */
+		for (j = i; attach_kind__is_multi(c->set.v[i].kind) && j < c->set.nr &&
+			    c->aps[j].leader == i; j++) {
+			if (!c->aps[j].missed_err)
+				lost[LBRSNAP_LOSS_PROBE_MISSED] += c->aps[j].missed;
+		}
+		/* a breakpoint hit either ran the program (a ticket) or was skipped */
+		if (!s->mem_err && s->mem_hits > sum.next)
+			lost[LBRSNAP_LOSS_PERF_SKIPPED] = s->mem_hits - sum.next;
 		/* submitted but never seen here: should not happen, and is said if it does */
 		if (sum.emitted > records)
 			lost[LBRSNAP_LOSS_UNREAD] = sum.emitted - records;
-		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION];
+		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION] +
+			    lost[LBRSNAP_LOSS_PROBE_MISSED] + lost[LBRSNAP_LOSS_PERF_SKIPPED];
 		st->filtered += sum.filtered;
 		st->filtered_self += c->objs[s->obj]->bss->self_ctl[s->idx].hits;
 		st->filtered_ia32 += c->objs[s->obj]->bss->ia32_ctl[s->idx].hits;
@@ -1488,6 +1580,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		}
 	}
 	st->records = c->records;
+	st->uncounted = c->opts.verbose ? c->uncounted : NULL;
 	st->max_size_hit = c->full;
 	st->ustack_errs = c->ustack_errs;
 	st->procs = proc_maps__nr_procs(c->maps);

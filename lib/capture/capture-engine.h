@@ -79,7 +79,9 @@ struct capture_opts {
  */
 struct capture_stats {
 	__u64 records;			/* read from the ring buffer and written */
-	__u64 hits;			/* invocations: program runs and recursion misses */
+	__u64 hits;			/* invocations: program runs, and the hits the kernel
+					   counted but did not run it for (recursion, probe
+					   missed, breakpoint skipped) */
 	__u64 filtered, sampled_out;
 	__u64 filtered_self;		/* ... of filtered, invocations in lbrsnap's own process */
 	__u64 filtered_ia32;		/* ... of filtered, ia32 syscalls at sys_enter/exit */
@@ -94,6 +96,8 @@ struct capture_stats {
 	__u64 procs;			/* --user-stack: processes whose maps were written */
 	__u64 procs_gone;		/* ... of them, gone before their maps could be read */
 	bool max_size_hit;		/* --max-size reached: later records not written */
+	/* -v: per kind, the losses the kernel does not count (the capture's text), or NULL */
+	const char *uncounted;
 	/*
 	 * Why the capture holds no kallsyms copy, 0 when it does: -ENODATA when every address
 	 * reads as zero (kernel.kptr_restrict), -ENOSPC (-EDQUOT, -EFBIG) when the disk had no
@@ -163,6 +167,8 @@ bool capture__has_lbr(const struct capture *c);
  * no kprobe-multi links; example names one.
  */
 size_t capture__kprobe_refused(const struct capture *c, const char **example);
+/* Functions of kprobe globs left out: kallsyms holds their name twice; one as an example */
+size_t capture__kprobe_ambiguous(const struct capture *c, const char **example);
 /* user stacks taken without --user-stack: user probes and no LBR */
 bool capture__user_stack_auto(const struct capture *c);
 /* Why there is no LBR, or NULL. */

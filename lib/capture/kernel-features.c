@@ -71,6 +71,12 @@ static const struct feature_desc features[KFEAT__MAX] = {
 	/* a multi program loads with attach_btf_id 0: its targets come with the link */
 	[KFEAT_TRACING_MULTI] = { "tracing_multi", BPF_PROG_TYPE_TRACING, ATTACH_FENTRY_MULTI,
 				  false },
+	/*
+	 * The link itself, not a symbol of the kernel, says whether there are kprobe-multi
+	 * links: 5.18-6.4 have them with fprobe but no fprobe events to look for.
+	 */
+	[KFEAT_KPROBE_MULTI] = { "kprobe_multi", BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI,
+				 false },
 };
 
 const char *kernel_feature__name(enum kernel_feature f)
@@ -140,6 +146,7 @@ int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len)
 	attr.attach_type = d->attach_type;
 	switch (f) {
 	case KFEAT_KPROBE_SESSION:
+	case KFEAT_KPROBE_MULTI:
 		attr.kprobe_multi.cnt = 1;
 		attr.kprobe_multi.syms = (__u64)(unsigned long)&sym;
 		break;

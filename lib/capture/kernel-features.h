@@ -12,10 +12,14 @@ enum kernel_feature {
 	KFEAT_KPROBE_SESSION,		/* kprobe.session (v6.10) */
 	KFEAT_FSESSION,			/* BPF_TRACE_FSESSION, one function (v7.0) */
 	KFEAT_TRACING_MULTI,		/* fentry.multi: a tracing_multi link (v7.2) */
+	KFEAT_KPROBE_MULTI,		/* kprobe-multi links (v5.18 with CONFIG_FPROBE) */
 	KFEAT__MAX,
 };
 
-/* The feature's name as printed: "kprobe.session", "fsession", "tracing_multi". */
+/*
+ * The feature's name as printed: "kprobe.session", "fsession", "tracing_multi",
+ * "kprobe_multi".
+ */
 const char *kernel_feature__name(enum kernel_feature f);
 
 /*

@@ -92,12 +92,16 @@ static int watch_add(struct mem_watch *w, struct bpf_program *prog,
 		.enable_on_exec = on_exec,
 	};
 	struct bpf_link **nv, *link;
-	int fd, ret;
+	int fd, ret, *nfds;
 
 	nv = realloc(w->links, (w->nr + 1) * sizeof(*nv));
 	if (!nv)
 		return -ENOMEM;
 	w->links = nv;
+	nfds = realloc(w->fds, (w->nr + 1) * sizeof(*nfds));
+	if (!nfds)
+		return -ENOMEM;
+	w->fds = nfds;
 	fd = syscall(__NR_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -125,6 +129,7 @@ static int watch_add(struct mem_watch *w, struct bpf_program *prog,
 			 t->spec, strerror(-ret));
 		return ret;
 	}
+	w->fds[w->nr] = fd;
 	w->links[w->nr++] = link;
 	return 0;
 }
@@ -176,6 +181,23 @@ int mem_watch__attach_task(struct mem_watch *w, struct bpf_program *prog,
 	return ret;
 }
 
+int mem_watch__stop_count(struct mem_watch *w, __u64 *count)
+{
+	__u64 v;
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i < w->nr; i++) {
+		/* disabled first: no hit after the read runs the program */
+		ioctl(w->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+		/* read_format 0: one u64, the event's children summed in */
+		if (read(w->fds[i], &v, sizeof(v)) != sizeof(v))
+			return -EIO;
+		*count += v;
+	}
+	return 0;
+}
+
 void mem_watch__detach(struct mem_watch *w)
 {
 	size_t i;
@@ -184,7 +206,9 @@ void mem_watch__detach(struct mem_watch *w)
 	for (i = 0; i < w->nr; i++)
 		bpf_link__destroy(w->links[i]);
 	free(w->links);
+	free(w->fds);
 	w->links = NULL;
+	w->fds = NULL;
 	w->nr = 0;
 }
 

@@ -17,6 +17,7 @@ struct attach_target;
 
 struct mem_watch {
 	struct bpf_link **links;	/* one per breakpoint event */
+	int *fds;			/* ... its perf event, owned by the link */
 	size_t nr;
 };
 
@@ -42,6 +43,12 @@ int mem_watch__attach_cpus(struct mem_watch *w, struct bpf_program *prog,
 int mem_watch__attach_task(struct mem_watch *w, struct bpf_program *prog,
 			   const struct attach_target *t, pid_t pid, pid_t tid, bool on_exec,
 			   char *err, size_t err_len);
+/*
+ * Disables every event and sums what they counted, their inherited copies included: the hits
+ * whose program ran, and those the kernel did not run it for (another BPF program running on
+ * the CPU). 0 with *count, or a negative errno when an event cannot be read.
+ */
+int mem_watch__stop_count(struct mem_watch *w, __u64 *count);
 /* Detaches and closes every event; the watch can be attached again. */
 void mem_watch__detach(struct mem_watch *w);
 

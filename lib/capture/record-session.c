@@ -30,6 +30,12 @@ static void print_open(const struct record_session_opts *o, const struct capture
 		pr_warn("%s: %zu function%s of kprobe/kretprobe globs left out: this "
 			"kernel has no kprobe-multi links and its kprobes refuse %s (e.g. %s)\n",
 			o->who, n, n == 1 ? "" : "s", n == 1 ? "it" : "them", refused);
+	n = capture__kprobe_ambiguous(c, &refused);
+	if (n)
+		pr_warn("%s: %zu function%s of kprobe/kretprobe globs left out: kallsyms holds "
+			"%s name twice, and the kernel would probe the first instance, not "
+			"necessarily the one BTF types (e.g. %s)\n", o->who, n, n == 1 ? "" : "s",
+			n == 1 ? "its" : "each", refused);
 	if (!o->capture.verbose)
 		return;
 	for (i = 0; i < capture__nr_attach(c); i++) {

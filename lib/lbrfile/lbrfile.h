@@ -120,7 +120,7 @@ struct lbrfile_loss {
  * (ring buffer, recursion, unread).
  */
 struct lbrfile_counts {
-	__u64 hits;		/* invocations, recursion misses included */
+	__u64 hits;		/* invocations, the kernel's counted misses included */
 	__u64 records;		/* records read from the ring buffer and written here */
 	__u64 filtered;
 	__u64 sampled_out;

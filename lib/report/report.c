@@ -37,6 +37,8 @@ static const char *const loss_keys[LBRSNAP_LOSS__MAX] = {
 	[LBRSNAP_LOSS_RECURSION] = "recursion",
 	[LBRSNAP_LOSS_UNREAD] = "unread",
 	[LBRSNAP_LOSS_NESTED] = "nested",
+	[LBRSNAP_LOSS_PROBE_MISSED] = "probe_missed",
+	[LBRSNAP_LOSS_PERF_SKIPPED] = "perf_skipped",
 };
 
 /* printf formats taking the count and a plural "s" */
@@ -47,6 +49,9 @@ static const char *const loss_texts[LBRSNAP_LOSS__MAX] = {
 		"program already running: %llu invocation%s skipped by the kernel",
 	[LBRSNAP_LOSS_UNREAD] = "submitted but never read: %llu record%s missing from the file",
 	[LBRSNAP_LOSS_NESTED] = "programs nested too deep on a CPU: %llu record%s lost",
+	[LBRSNAP_LOSS_PROBE_MISSED] = "the kprobe or fprobe missed %llu hit%s (its link's "
+				      "missed count): not run",
+	[LBRSNAP_LOSS_PERF_SKIPPED] = "%llu breakpoint hit%s counted by perf, program not run",
 };
 
 static size_t comm_len(const struct lbrsnap_event *ev)
@@ -647,6 +652,7 @@ static void text_summary(struct report *r)
 {
 	const struct lbrfile_counts *counts = r->file ? lbrfile__counts(r->file) : NULL;
 	const char *lbr = r->file ? lbrfile__meta(r->file, "lbr") : NULL;
+	const char *uncounted = r->file ? lbrfile__meta(r->file, "uncounted") : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
 	__u64 procs, gone;
@@ -678,6 +684,8 @@ static void text_summary(struct report *r)
 			"filtered, %llu sampled out ]\n", (unsigned long long)counts->hits,
 			(unsigned long long)counts->records, (unsigned long long)counts->filtered,
 			(unsigned long long)counts->sampled_out);
+	if (uncounted)
+		fprintf(out, "[ lbrsnap: not counted by the capturing kernel: %s ]\n", uncounted);
 	user_frames__count(r->file, &procs, &gone);
 	if (gone)
 		fprintf(out, "[ lbrsnap: %llu of %llu processes exited before their maps were read: "
@@ -733,6 +741,8 @@ static int json_summary(struct report *r)
 	json__field_u64(&w, "procs", procs);
 	json__field_u64(&w, "procs_gone", gone);
 	json__field_string(&w, "lbr", r->file ? lbrfile__meta(r->file, "lbr") : NULL);
+	if (r->file && lbrfile__meta(r->file, "uncounted"))
+		json__field_string(&w, "uncounted", lbrfile__meta(r->file, "uncounted"));
 	err = lbr_off_summary(r, &w);
 	json__end_object(&w);
 	return err;
