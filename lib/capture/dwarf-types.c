@@ -314,7 +314,7 @@ static int type_func(Dwarf_Die *func, struct dwarf_func *f)
 		if (dwarf_tag(&p) != DW_TAG_formal_parameter)
 			continue;
 		/* the hidden result pointer leaves five argument registers */
-		if (f->nr_args == LBRSNAP_MAX_ARGS - f->ret_in_memory)
+		if (f->nr_args == LBRSNAP_MAX_ARGS - (unsigned int)f->ret_in_memory)
 			break;
 		typed = type_of(&p, &type);
 		ret = value_set(v, typed ? &type : NULL, true,
