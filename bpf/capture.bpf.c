@@ -642,7 +642,8 @@ static __always_inline int call_enter(void *ctx)
 	}
 	i = cs->nr;
 	if (i < LBRSNAP_MAX_CALLS) {
-		c = &cs->call[i];
+		/* bounded() although checked: 6.1's verifier loses the bound of a spilled value */
+		c = &cs->call[bounded(i, LBRSNAP_MAX_CALLS - 1)];
 		c->start_ns = bpf_ktime_get_ns();
 		c->end_ns = 0;
 		c->ret = 0;
@@ -657,6 +658,7 @@ static __always_inline int call_enter(void *ctx)
 		cs->dropped++;
 		__sync_fetch_and_add(&calls_stats.dropped, 1);
 	}
+	d = bounded(d, LBRSNAP_CALLS_DEPTH - 1);
 	cs->frame_func[d] = fn;
 	cs->frame_call[d] = i;
 	cs->depth = d + 1;
@@ -683,7 +685,7 @@ static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, 
 	cs->depth = d;
 	i = cs->frame_call[d];
 	if (i < LBRSNAP_MAX_CALLS) {
-		c = &cs->call[i];
+		c = &cs->call[bounded(i, LBRSNAP_MAX_CALLS - 1)];
 		c->end_ns = bpf_ktime_get_ns();
 		c->ret = ret;
 		c->flags = LBRSNAP_CALL_RETURNED | (kind ? LBRSNAP_CALL_HAS_RET : 0);
