@@ -147,6 +147,29 @@ struct {
 	__type(value, __u8);
 } follow SEC(".maps");
 
+/*
+ * --calls: each task's scope in progress, by tid (capture.h). Deleted when the scope ends
+ * (its return reached snap_body) or its task exits inside it (lbrsnap_calls_died).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* LBRSNAP_CALLS_TASKS with --calls */
+	__type(key, __u32);
+	__type(value, struct lbrsnap_call_state);
+} calls SEC(".maps");
+
+/* The traced functions' return types, by function id (the links' cookies) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* the scope's functions with --calls */
+	__type(key, __u32);
+	__type(value, struct lbrsnap_call_func);
+} call_funcs SEC(".maps");
+
+struct lbrsnap_calls_stats calls_stats;
+struct lbrsnap_call_state calls_zero;		/* a new scope's state, never written */
+const volatile __u64 calls_longer_ns;		/* --longer: shorter scopes are filtered */
+
 
 static __always_inline bool comm_matches(const char *comm)
 {
@@ -659,6 +682,148 @@ static __always_inline void stage_release(struct lbrsnap_nest *own, __u32 level)
 	*(volatile __u32 *)&own->owner[level & (LBRSNAP_NEST_MAX - 1)] = 0;
 }
 
+/* Whether a return value of this kind can say failure, and whether it does (--errors) */
+static __always_inline bool call_can_fail(__u8 kind)
+{
+	return kind == LBRSNAP_RET_SIGNED || kind == LBRSNAP_RET_POINTER;
+}
+
+static __always_inline bool call_is_err(__u8 kind, __s64 ret)
+{
+	return (ret < 0 && ret >= -4095) ||
+	       (kind == LBRSNAP_RET_POINTER && !ret && (filter_errors & LBRSNAP_ERR_NULL));
+}
+
+/*
+ * The origin of an error (retsnoop's rule, call-traces.md 8): every entry clears is_err, a
+ * success clears it; the first failing return while it is clear is the origin, and failing
+ * returns further up keep it. So the origin is the deepest call where the error appeared.
+ */
+static __always_inline void call_origin(struct lbrsnap_call_state *cs, __u32 i, __u8 kind,
+					__s64 ret)
+{
+	if (!call_can_fail(kind))
+		return;
+	if (!call_is_err(kind, ret)) {
+		cs->is_err = 0;
+	} else if (!cs->is_err) {
+		cs->is_err = 1;
+		cs->origin = i;
+	}
+}
+
+/*
+ * A traced function's entry (or, with fn 0, the scope's own: it opens the scope). Outside a
+ * scope other functions cost a lookup only.
+ */
+static __always_inline int call_enter(void *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid, tgid = pid_tgid >> 32, d, i;
+	__u16 fn = bpf_get_attach_cookie(ctx);
+	struct lbrsnap_call_state *cs;
+	struct lbrsnap_call *c;
+
+	cs = bpf_map_lookup_elem(&calls, &tid);
+	if (!cs) {
+		if (fn || tgid == self_tgid || (filter_pid && tgid != filter_pid) ||
+		    (filter_tid && tid != filter_tid) ||
+		    (filter_follow && !bpf_map_lookup_elem(&follow, &tgid)))
+			return 0;
+		if (bpf_map_update_elem(&calls, &tid, &calls_zero, BPF_NOEXIST)) {
+			__sync_fetch_and_add(&calls_stats.no_room, 1);
+			return 0;
+		}
+		cs = bpf_map_lookup_elem(&calls, &tid);
+		if (!cs)
+			return 0;
+		__sync_fetch_and_add(&calls_stats.scopes, 1);
+	}
+	cs->is_err = 0;
+	d = cs->depth;
+	if (d >= LBRSNAP_CALLS_DEPTH) {
+		/* its exit only undoes this: the frames stay as they are */
+		cs->over++;
+		cs->dropped++;
+		__sync_fetch_and_add(&calls_stats.dropped, 1);
+		return 0;
+	}
+	i = cs->nr;
+	if (i < LBRSNAP_MAX_CALLS) {
+		/* bounded() although checked: 6.1's verifier loses the bound of a spilled value */
+		c = &cs->call[bounded(i, LBRSNAP_MAX_CALLS - 1)];
+		c->start_ns = bpf_ktime_get_ns();
+		c->end_ns = 0;
+		c->ret = 0;
+		c->func = fn;
+		c->depth = d;
+		c->flags = 0;
+		c->ret_kind = 0;
+		cs->nr = i + 1;
+	} else {
+		/* the frame is still tracked, so that later exits match */
+		i = LBRSNAP_CALLS_NO_ORIGIN;
+		cs->dropped++;
+		__sync_fetch_and_add(&calls_stats.dropped, 1);
+	}
+	d = bounded(d, LBRSNAP_CALLS_DEPTH - 1);
+	cs->frame_func[d] = fn;
+	cs->frame_call[d] = i;
+	cs->depth = d + 1;
+	return 0;
+}
+
+/* A return of function fn: closes its frame, if it is the innermost open one */
+static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, __s64 ret,
+				       __u8 kind)
+{
+	__u32 d = cs->depth, i;
+	struct lbrsnap_call *c;
+
+	if (cs->over) {
+		cs->over--;
+		return;
+	}
+	if (!d || d > LBRSNAP_CALLS_DEPTH ||
+	    cs->frame_func[(d - 1) & (LBRSNAP_CALLS_DEPTH - 1)] != fn) {
+		__sync_fetch_and_add(&calls_stats.mismatched, 1);
+		return;
+	}
+	d = (d - 1) & (LBRSNAP_CALLS_DEPTH - 1);
+	cs->depth = d;
+	i = cs->frame_call[d];
+	if (i < LBRSNAP_MAX_CALLS) {
+		c = &cs->call[bounded(i, LBRSNAP_MAX_CALLS - 1)];
+		c->end_ns = bpf_ktime_get_ns();
+		c->ret = ret;
+		c->flags = LBRSNAP_CALL_RETURNED | (kind ? LBRSNAP_CALL_HAS_RET : 0);
+		c->ret_kind = kind;
+	}
+	call_origin(cs, i, kind, ret);
+}
+
+static __always_inline int call_exit(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), fn;
+	const struct lbrsnap_call_func *fi;
+	struct lbrsnap_call_state *cs;
+	__u8 kind = 0, shift = 0;
+	__u64 v;
+
+	cs = bpf_map_lookup_elem(&calls, &tid);
+	if (!cs)
+		return 0;
+	fn = (__u16)bpf_get_attach_cookie(ctx);
+	fi = bpf_map_lookup_elem(&call_funcs, &fn);
+	if (fi) {
+		kind = fi->ret_kind;
+		shift = fi->ret_shift & 63;
+	}
+	CTX_ARG(v, ctx, PT_REGS_AX_OFF);
+	call_leave(cs, fn, kind ? extend(v, kind, shift) : 0, kind);
+	return 0;
+}
+
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
 	__u32 args_size = ap_args_size[idx], ap, nargs, nstrs, ret_shift;
@@ -670,6 +835,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	char comm[LBRSNAP_COMM_LEN];
 	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero = 0, level, nb = 0, ns = 0;
 	struct lbrsnap_nest *nest_own;
+	struct lbrsnap_call_state *cs = NULL;
 	__u32 fn;
 	long lbr_ret, sret;
 	__s64 ret = 0;
@@ -693,6 +859,9 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	pid_tgid = bpf_get_current_pid_tgid();
 	tgid = pid_tgid >> 32;
 	tid = (__u32)pid_tgid;
+	/* a --calls scope ends here: its state goes at done, whatever becomes of the record */
+	if (ap_flags[idx] & LBRSNAP_AP_CALLS)
+		cs = bpf_map_lookup_elem(&calls, &tid);
 	if (tgid == self_tgid) {
 		__sync_fetch_and_add(&self_ctl[idx].hits, 1);
 		goto filtered;
@@ -751,7 +920,16 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	} else {
 		kind = LBRSNAP_RET_NONE;
 	}
+	if (cs) {
+		/* the scope's own frame closes; a recursive call of F leaves the scope open */
+		call_leave(cs, 0, ret, kind);
+		if (cs->depth || cs->over)
+			cs = NULL;
+	}
 	if (!ret_wanted(kind, ret))
+		goto filtered;
+	if (calls_longer_ns && (ap_flags[idx] & LBRSNAP_AP_CALLS) &&
+	    (!cs || cs->call[0].end_ns - cs->call[0].start_ns <= calls_longer_ns))
 		goto filtered;
 
 	nest_own = bpf_map_lookup_elem(&nest, &zero);
@@ -855,6 +1033,22 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		size += lbrsnap_extra_size(LBRSNAP_EXTRA__MAX);
 		flags |= LBRSNAP_EV_HAS_EXTRA;
 	}
+	if (cs) {
+		struct lbrsnap_calls *cb = (void *)ev + size;
+		__u32 n = cs->nr;
+
+		if (n > LBRSNAP_MAX_CALLS)
+			n = LBRSNAP_MAX_CALLS;
+		cb->version = LBRSNAP_CALLS_VERSION;
+		cb->nr = n;
+		cb->origin = cs->is_err ? cs->origin : LBRSNAP_CALLS_NO_ORIGIN;
+		cb->reserved = 0;
+		cb->dropped = cs->dropped;
+		cb->reserved2 = 0;
+		bpf_probe_read_kernel(cb->call, n * sizeof(struct lbrsnap_call), cs->call);
+		size += lbrsnap_calls_size(n);
+		flags |= LBRSNAP_EV_HAS_CALLS;
+	}
 	ev->flags = flags;
 	/*
 	 * A wake-up per record is a self-interrupt (irq_work), a trapped MSR write on a virtual
@@ -877,6 +1071,10 @@ nested:
 filtered:
 	__sync_fetch_and_add(&sc->filtered, 1);
 done:
+	if (cs) {
+		bpf_map_delete_elem(&calls, &tid);
+		__sync_fetch_and_add(&calls_stats.ended, 1);
+	}
 	__sync_fetch_and_add(&sc->done, 1);
 	return 0;
 }
@@ -913,6 +1111,34 @@ int BPF_PROG(lbrsnap_follow_exit, struct task_struct *p)
 		return 0;
 	if (!bpf_map_delete_elem(&follow, &tgid))
 		__sync_fetch_and_add(&follow_stats.forgotten, 1);
+	return 0;
+}
+
+/*
+ * --calls: a uprobe and a uretprobe per traced function, the function's id as the links'
+ * cookie; the scope's own function has an entry probe with id 0, and its return is the
+ * attach point's program (snap_body). Neither takes a snapshot: they are not attach points.
+ */
+SEC("uprobe")
+int lbrsnap_call_entry(void *ctx)
+{
+	return call_enter(ctx);
+}
+
+SEC("uretprobe")
+int lbrsnap_call_exit(void *ctx)
+{
+	return call_exit(ctx);
+}
+
+/* A task that exits inside a scope never reaches its return: counted, its state freed */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(lbrsnap_calls_died, struct task_struct *p)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (!bpf_map_delete_elem(&calls, &tid))
+		__sync_fetch_and_add(&calls_stats.died, 1);
 	return 0;
 }
 

@@ -66,6 +66,7 @@ enum {
 	LBRSNAP_EV_HAS_ARGS = 1 << 4,		/* an argument block follows the stack */
 	LBRSNAP_EV_HAS_USTACK = 1 << 5,		/* a user stack block follows (lbrsnap_ustack) */
 	LBRSNAP_EV_HAS_EXTRA = 1 << 6,		/* an extra block ends the record (lbrsnap_extra) */
+	LBRSNAP_EV_HAS_CALLS = 1 << 7,		/* a call trace follows the extra block */
 };
 
 /*
@@ -90,6 +91,85 @@ static inline unsigned int lbrsnap_extra_size(unsigned int nr)
 {
 	return sizeof(struct lbrsnap_extra) + nr * 8;
 }
+
+/*
+ * --calls SPEC: the call trace of a scope (F's entry to its return, F the attach point). While
+ * a task is inside the scope, each entry and exit of a traced function is kept in the task's
+ * call buffer (struct lbrsnap_call_state, a HASH keyed by tid); when the scope ends and its
+ * record is kept, the buffer's calls follow the extra block (struct lbrsnap_calls), in entry
+ * order, the scope's own function first (func 0, depth 0). Function ids index the capture's
+ * META "calls.AP" list of names. Bounds: LBRSNAP_CALLS_DEPTH nested calls, LBRSNAP_MAX_CALLS
+ * calls per scope; a call past either is counted in the block's dropped and the capture's
+ * lbrsnap_calls_stats, never silently left out.
+ */
+#define LBRSNAP_CALLS_VERSION	1
+#define LBRSNAP_MAX_CALLS	64
+#define LBRSNAP_CALLS_DEPTH	64
+#define LBRSNAP_CALLS_NO_ORIGIN	0xffff
+#define LBRSNAP_CALLS_TASKS	1024	/* scopes in flight at once (tasks inside one) */
+
+/* lbrsnap_call.flags */
+enum {
+	LBRSNAP_CALL_RETURNED = 1 << 0,	/* the exit was seen: end_ns and ret are set */
+	LBRSNAP_CALL_HAS_RET = 1 << 1,	/* ret holds a return value (not void) */
+};
+
+struct lbrsnap_call {
+	__u64 start_ns;		/* bpf_ktime_get_ns() at the entry */
+	__u64 end_ns;		/* ... at the exit; 0 if it never came */
+	__s64 ret;		/* extended as the function's type says (lbrsnap_call_func) */
+	__u16 func;		/* index in the scope's function list; 0: the scope's function */
+	__u8 depth;		/* 0: the scope's function */
+	__u8 flags;		/* LBRSNAP_CALL_* */
+	__u8 ret_kind;		/* enum lbrsnap_ret_kind of ret */
+	__u8 reserved[3];
+};
+
+struct lbrsnap_calls {
+	__u16 version;		/* LBRSNAP_CALLS_VERSION: others are refused, not misread */
+	__u16 nr;		/* calls in call[] */
+	__u16 origin;		/* call[] index of the error's origin, or CALLS_NO_ORIGIN */
+	__u16 reserved;
+	__u32 dropped;		/* calls of the scope not in call[]: too deep or too many */
+	__u32 reserved2;
+	struct lbrsnap_call call[];
+};
+
+static inline unsigned int lbrsnap_calls_size(unsigned int nr)
+{
+	return sizeof(struct lbrsnap_calls) + nr * sizeof(struct lbrsnap_call);
+}
+
+/* How a traced function's return value is typed (the calls map, by function id) */
+struct lbrsnap_call_func {
+	__u8 ret_kind;		/* enum lbrsnap_ret_kind */
+	__u8 ret_shift;		/* 64 - 8 * size of the return type */
+	__u8 reserved[6];
+};
+
+/* A task's scope in progress (BPF side only; user space reads its counters) */
+struct lbrsnap_call_state {
+	__u16 nr;		/* calls in call[] */
+	__u16 origin;		/* the deepest error since the last entry or success */
+	__u8 depth;		/* frames open, the scope's own included */
+	__u8 is_err;		/* an error is travelling up: no entry or success since */
+	__u16 over;		/* entries past LBRSNAP_CALLS_DEPTH not yet returned */
+	__u32 dropped;
+	__u32 reserved;
+	__u16 frame_func[LBRSNAP_CALLS_DEPTH];	/* the open frames' functions */
+	__u16 frame_call[LBRSNAP_CALLS_DEPTH];	/* ... their index in call[], or NO_ORIGIN */
+	struct lbrsnap_call call[LBRSNAP_MAX_CALLS];
+};
+
+/* What the call tracker counted (one set per capture): scopes == ended + died + open */
+struct lbrsnap_calls_stats {
+	__u64 scopes;		/* scopes entered with a call buffer */
+	__u64 ended;		/* ... that reached their return (kept or filtered) */
+	__u64 died;		/* ... whose task exited inside (sched_process_exit) */
+	__u64 no_room;		/* scopes untraced: LBRSNAP_CALLS_TASKS already in flight */
+	__u64 dropped;		/* calls not kept: too deep or too many in their scope */
+	__u64 mismatched;	/* exits that matched no open frame (a lost entry) */
+};
 
 /*
  * --user-stack: the current task's user call stack, innermost first, taken after the
@@ -138,6 +218,7 @@ enum {
 	LBRSNAP_AP_RET_REGS = 1 << 10,	/* ... kretprobe: the return value is in a register */
 	LBRSNAP_AP_UREGS_SRET = 1 << 11,	/* uprobe of a struct returned in memory: rdi is
 						 * its address, the arguments start at rsi */
+	LBRSNAP_AP_CALLS = 1 << 12,	/* a --calls scope's end: its record takes the calls */
 };
 
 /*
@@ -373,7 +454,9 @@ struct lbrsnap_follow_stats {
 #define LBRSNAP_STAGE_SIZE	(sizeof(struct lbrsnap_event) + LBRSNAP_MAX_ARGS_SIZE + \
 				 LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE + LBRSNAP_MAX_STACK * 8 + \
 				 sizeof(struct lbrsnap_ustack) + LBRSNAP_MAX_USTACK * 8 + \
-				 sizeof(struct lbrsnap_extra) + LBRSNAP_EXTRA__MAX * 8)
+				 sizeof(struct lbrsnap_extra) + LBRSNAP_EXTRA__MAX * 8 + \
+				 sizeof(struct lbrsnap_calls) + \
+				 LBRSNAP_MAX_CALLS * sizeof(struct lbrsnap_call))
 
 static inline unsigned int lbrsnap_event_size(unsigned int nr_branches, unsigned int nr_stack)
 {

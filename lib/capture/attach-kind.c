@@ -79,6 +79,7 @@ static const struct attach_kind kinds[] = {
 		.help = "user function return value",
 		.needs = "uprobes (CONFIG_UPROBE_EVENTS)",
 		.ap_ret_flag = LBRSNAP_AP_RET_UREGS,
+		.scope = "the function's entry to its return",
 		.attach = attach_uprobe__attach,
 	},
 	{
@@ -130,6 +131,18 @@ void attach_kinds__forms(char *buf, size_t len)
 	for (i = 0; i < NR_KINDS && used < len; i++) {
 		used += snprintf(buf + used, len - used, "%s%s",
 				 !i ? "" : i + 1 < NR_KINDS ? ", " : " or ", kinds[i].form);
+	}
+}
+
+void attach_kinds__scopes(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < NR_KINDS && used < len; i++) {
+		if (kinds[i].scope)
+			used += snprintf(buf + used, len - used, "%s%s (%s)", used ? ", " : "",
+					 kinds[i].form, kinds[i].scope);
 	}
 }
 

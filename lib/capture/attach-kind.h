@@ -55,6 +55,7 @@ struct attach_kind {
 	__u32 ap_ret_flag;		/* ... and those of a target with a return value */
 	__u32 ap_args_flag;		/* ... and of one with arguments */
 	const char *load_refused;	/* why root may still be refused its programs, or NULL */
+	const char *scope;		/* --calls: what its scope is, or NULL: none */
 	/* before load: where the program goes; NULL: nothing to set */
 	int (*prepare)(struct bpf_program *prog, const struct attach_target *t, bool single,
 		       char *err, size_t err_len);
@@ -78,6 +79,8 @@ __u32 attach_kind__ap_flags(const struct attach_target *t);
 void attach_kinds__forms(char *buf, size_t len);
 /* -e's help: a line per kind, "  FORM  HELP\n" (a static text, built once). */
 const char *attach_kinds__help(void);
+/* "uretprobe:PATH:FUNC (F's entry to its return)": the kinds with a --calls scope */
+void attach_kinds__scopes(char *buf, size_t len);
 /* Each kind's form and help line, then a line saying what the kernel needs for it. */
 void attach_kinds__print_help(FILE *out);
 

@@ -33,6 +33,7 @@
 #include <bpf/libbpf.h>
 #include "capture/arg-filter.h"
 #include "capture/attach-kind.h"
+#include "capture/call-funcs.h"
 #include "capture/attach-spec.h"
 #include "capture/capture-engine.h"
 #include "capture/kprobe-multi.h"
@@ -90,6 +91,12 @@ struct capture {
 	size_t nr_objs;
 	struct bpf_link *follow_link;
 	struct bpf_link *follow_exit_link;
+	/* --calls: the scope's attach point, its functions and their probes */
+	size_t calls_ap;
+	struct call_funcs calls;
+	struct bpf_link **call_links;
+	size_t nr_call_links;
+	struct bpf_link *calls_died_link;
 	__u32 slots;			/* per attach point */
 	struct ring_buffer *rb;
 	struct lbr_enable *lbr;
@@ -323,6 +330,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->want_ustack = o->user_stack;
 	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
+	skel->rodata->calls_longer_ns = o->longer_ns;
 	skel->rodata->str_size = c->str_size;
 	skel->rodata->str_len = o->string_len ?: CAPTURE_DEFAULT_STRING_LEN;
 	for (i = 0; i < LBRSNAP_NR_SYSCALLS; i++) {
@@ -462,6 +470,17 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 		ret = bpf_map__set_max_entries(skel->maps.funcs, object_funcs(c, i) ?: 1);
 		if (ret)
 			return ret;
+		/* one call-state map for all, the first object's: sized alike to be shared */
+		if (c->opts.calls) {
+			ret = bpf_map__set_max_entries(skel->maps.calls, LBRSNAP_CALLS_TASKS);
+			if (!ret && i == 0)
+				ret = bpf_map__set_max_entries(skel->maps.call_funcs, c->calls.nr);
+			if (ret)
+				return ret;
+			bpf_program__set_autoload(skel->progs.lbrsnap_call_entry, i == 0);
+			bpf_program__set_autoload(skel->progs.lbrsnap_call_exit, i == 0);
+			bpf_program__set_autoload(skel->progs.lbrsnap_calls_died, i == 0);
+		}
 	}
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
@@ -485,7 +504,8 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 		skel->rodata->ap_flags[s->idx] = attach_kind__ap_flags(t) |
 			(t->ret_is_arg1 ? LBRSNAP_AP_RET_ARG1 : 0) | (t->nr_args ? t->sys : 0) |
 			(t->mem_user ? LBRSNAP_AP_MEM_USER : 0) |
-			(t->ret_in_memory ? LBRSNAP_AP_UREGS_SRET : 0);
+			(t->ret_in_memory ? LBRSNAP_AP_UREGS_SRET : 0) |
+			(c->opts.calls && i == c->calls_ap ? LBRSNAP_AP_CALLS : 0);
 		skel->rodata->ap_mem_addr[s->idx] = t->mem_addr;
 		skel->rodata->ap_mem_len[s->idx] = t->nr_args > 2 ? t->mem_len : 0;
 		set_args_rodata(c, skel, s, t);
@@ -557,6 +577,93 @@ static void say_loading(struct capture *c, bool start)
 	c->said_loading = true;
 }
 
+/*
+ * --calls: each function's return type, then its probes (an entry and a return, its id as
+ * the cookie), the scope's own entry last, so that a scope opens with every probe in place.
+ */
+static int attach_calls(struct capture *c, char *err, size_t err_len)
+{
+	const struct attach_target *t = &c->set.v[c->calls_ap];
+	struct capture_bpf *skel = c->objs[0];
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	pid_t pid = c->opts.pid ? (pid_t)c->opts.pid : -1;
+	size_t i;
+	__u32 k;
+	int ret, exit;
+
+	for (k = 0; k < c->calls.nr; k++) {
+		if (bpf_map__update_elem(skel->maps.call_funcs, &k, sizeof(k), &c->calls.types[k],
+					 sizeof(c->calls.types[k]), BPF_ANY)) {
+			ret = -errno;
+			snprintf(err, err_len, "cannot set up --calls: %s", strerror(-ret));
+			return ret;
+		}
+	}
+	c->call_links = calloc(2 * c->calls.nr, sizeof(*c->call_links));
+	if (!c->call_links)
+		return -ENOMEM;
+	c->calls_died_link = bpf_program__attach(skel->progs.lbrsnap_calls_died);
+	if (!c->calls_died_link) {
+		ret = -errno;
+		snprintf(err, err_len, "cannot attach the --calls exit tracker "
+			 "(tp_btf/sched_process_exit): %s", strerror(-ret));
+		return ret;
+	}
+	for (i = c->calls.nr; i-- > 0;) {
+		for (exit = 0; exit < 2; exit++) {
+			LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = c->calls.names[i],
+				    .retprobe = exit, .bpf_cookie = i);
+
+			/* the scope's return is its attach point's program */
+			if (!i && exit)
+				continue;
+			prog = exit ? skel->progs.lbrsnap_call_exit :
+				      skel->progs.lbrsnap_call_entry;
+			link = bpf_program__attach_uprobe_opts(prog, pid, t->upath, 0, &uo);
+			if (!link) {
+				ret = -errno;
+				snprintf(err, err_len, "cannot attach --calls function %s of "
+					 "%s: %s", c->calls.names[i], t->upath, strerror(-ret));
+				return ret;
+			}
+			c->call_links[c->nr_call_links++] = link;
+		}
+	}
+	return 0;
+}
+
+/* The scope's attach point and its functions; --longer needs one */
+static int resolve_calls(struct capture *c, char *err, size_t err_len)
+{
+	const struct attach_target *t = NULL;
+	size_t i;
+	int ret;
+
+	if (!c->opts.calls) {
+		if (!c->opts.longer_ns)
+			return 0;
+		snprintf(err, err_len, "--longer measures a scope: it needs --calls");
+		return -EBADMSG;
+	}
+	for (i = 0; i < c->set.nr && !t; i++) {
+		if (c->set.v[i].spec_idx == c->opts.calls_event &&
+		    c->set.v[i].kind == LBRSNAP_KIND_URETPROBE && c->set.v[i].upath) {
+			t = &c->set.v[i];
+			c->calls_ap = i;
+		}
+	}
+	if (!t) {
+		snprintf(err, err_len, "--calls '%s': the -e before it has no scope",
+			 c->opts.calls);
+		return -EBADMSG;
+	}
+	ret = call_funcs__resolve(&c->calls, t->upath, t->ufunc, c->opts.calls, err, err_len);
+	if (ret == -E2BIG)
+		ret = -EBADMSG;
+	return ret;
+}
+
 static int load_and_attach(struct capture *c, char *err, size_t err_len)
 {
 	size_t i;
@@ -568,7 +675,8 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 		/* one ring buffer and one follow map for all: the first object's */
 		if (i > 0 &&
 		    (bpf_map__reuse_fd(skel->maps.events, bpf_map__fd(c->objs[0]->maps.events)) ||
-		     bpf_map__reuse_fd(skel->maps.follow, bpf_map__fd(c->objs[0]->maps.follow)))) {
+		     bpf_map__reuse_fd(skel->maps.follow, bpf_map__fd(c->objs[0]->maps.follow)) ||
+		     bpf_map__reuse_fd(skel->maps.calls, bpf_map__fd(c->objs[0]->maps.calls)))) {
 			ret = -errno;
 			snprintf(err, err_len, "cannot share the ring buffer: %s", strerror(-ret));
 			return ret;
@@ -624,6 +732,11 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 				 strerror(-ret));
 			return ret;
 		}
+	}
+	if (c->opts.calls) {
+		ret = attach_calls(c, err, err_len);
+		if (ret)
+			return ret;
 	}
 	/* the largest record a program stages */
 	c->rec_buf = malloc(LBRSNAP_STAGE_SIZE);
@@ -961,6 +1074,9 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	ret = check_watchpoints(c, err, err_len);
 	if (ret)
 		goto cleanup;
+	ret = resolve_calls(c, err, err_len);
+	if (ret)
+		goto cleanup;
 	say_loading(c, true);
 	switch (opts->lbr_mode) {
 	case CAPTURE_LBR_OFF:
@@ -1122,6 +1238,17 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 	ret |= lbrfile_writer__meta(w, "user_stack", "%s", c->opts.user_stack ? "yes" : "no");
 	if (c->uncounted[0])
 		ret |= lbrfile_writer__meta(w, "uncounted", "%s", c->uncounted);
+	if (c->opts.calls) {
+		char key[32], *list = call_funcs__list(&c->calls);
+
+		/* the call trace's function ids name these, the scope's own first */
+		snprintf(key, sizeof(key), "calls.%zu", c->calls_ap);
+		ret |= list ? lbrfile_writer__meta(w, key, "%s", list) : -ENOMEM;
+		ret |= lbrfile_writer__meta(w, "calls_bounds", "depth=%d calls=%d tasks=%d",
+					    LBRSNAP_CALLS_DEPTH, LBRSNAP_MAX_CALLS,
+					    LBRSNAP_CALLS_TASKS);
+		free(list);
+	}
 	if (ret)
 		return -ENOMEM;
 	for (i = 0; i < c->set.nr; i++) {
@@ -1383,6 +1510,26 @@ __u64 capture_stats__lost(const struct capture_stats *st)
 	return n;
 }
 
+/* --calls: every scope entered ended, died inside or was still open; every call kept or counted */
+static void calls_stats_print(const struct capture_stats *st, const char *who, FILE *out)
+{
+	const struct lbrsnap_calls_stats *cs = &st->calls_stats;
+
+	fprintf(out, "[ %s: calls: %llu scopes: %llu ended, %llu died inside, %llu still open ]\n",
+		who, (unsigned long long)cs->scopes, (unsigned long long)cs->ended,
+		(unsigned long long)cs->died, (unsigned long long)st->calls_open);
+	if (cs->dropped)
+		fprintf(out, "[ %s: calls: LOST %llu calls: deeper than %d or past %d in a "
+			"scope ]\n", who, (unsigned long long)cs->dropped, LBRSNAP_CALLS_DEPTH,
+			LBRSNAP_MAX_CALLS);
+	if (cs->no_room)
+		fprintf(out, "[ %s: calls: LOST %llu scopes untraced: %d tasks inside scopes at "
+			"once ]\n", who, (unsigned long long)cs->no_room, LBRSNAP_CALLS_TASKS);
+	if (cs->mismatched)
+		fprintf(out, "[ %s: calls: %llu returns matched no open call (an entry lost) ]\n",
+			who, (unsigned long long)cs->mismatched);
+}
+
 void capture_stats__print(const struct capture_stats *st, const char *who, FILE *out)
 {
 	static const char *const cause[LBRSNAP_LOSS__MAX] = {
@@ -1437,6 +1584,8 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 		fprintf(out, "[ %s: %llu of %llu processes exited before their maps could be read: "
 			"their user addresses stay unnamed ]\n", who,
 			(unsigned long long)st->procs_gone, (unsigned long long)st->procs);
+	if (st->calls)
+		calls_stats_print(st, who, out);
 }
 
 /* Sums an attach point's slots: tickets taken and completed, and its counters. */
@@ -1487,6 +1636,11 @@ static __u64 capture__stop(struct capture *c)
 	size_t i;
 	int tries;
 
+	/* the call probes first: a scope that opens now would stay open */
+	for (i = c->nr_call_links; i-- > 0;) {
+		bpf_link__destroy(c->call_links[i]);
+		c->call_links[i] = NULL;
+	}
 	for (i = 0; i < c->set.nr; i++) {
 		struct ap_slot *s = &c->aps[i];
 
@@ -1585,6 +1739,18 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	st->ustack_errs = c->ustack_errs;
 	st->procs = proc_maps__nr_procs(c->maps);
 	st->procs_gone = proc_maps__nr_gone(c->maps);
+	if (c->opts.calls) {
+		__u32 key, next, *prev = NULL;
+		int fd = bpf_map__fd(c->objs[0]->maps.calls);
+
+		bpf_link__destroy(c->calls_died_link);
+		c->calls_died_link = NULL;
+		st->calls = true;
+		st->calls_stats = c->objs[0]->bss->calls_stats;
+		/* scopes left open: their task still inside, or an exit lost */
+		for (; !bpf_map_get_next_key(fd, prev, &next); prev = &key, key = next)
+			st->calls_open++;
+	}
 	if (c->opts.follow) {
 		const struct lbrsnap_follow_stats *fs = &c->objs[0]->bss->follow_stats;
 
@@ -1631,6 +1797,11 @@ void capture__close(struct capture *c)
 	ring_buffer__free(c->rb);
 	bpf_link__destroy(c->follow_exit_link);
 	bpf_link__destroy(c->follow_link);
+	for (i = 0; i < c->nr_call_links; i++)
+		bpf_link__destroy(c->call_links[i]);
+	free(c->call_links);
+	bpf_link__destroy(c->calls_died_link);
+	call_funcs__free(&c->calls);
 	for (i = 0; c->aps && i < c->set.nr; i++) {
 		bpf_link__destroy(c->aps[i].link);
 		mem_watch__detach(&c->aps[i].watch);

@@ -62,6 +62,9 @@ struct capture_opts {
 					   0: CAPTURE_DEFAULT_STRING_LEN */
 	__u64 max_size;			/* --max-size: records stop before the file would
 					   pass it, closing sections included; 0: no limit */
+	const char *calls;		/* --calls SPEC: functions traced inside a scope */
+	size_t calls_event;		/* ... the -e whose attach point is the scope */
+	__u64 longer_ns;		/* --longer: only scopes that took longer (--calls) */
 	int verbose;
 	const char *who;		/* prefix of "WHO: loading N attach points" on stderr,
 					   said for many or after 1 s; NULL: silent */
@@ -95,6 +98,9 @@ struct capture_stats {
 	__u64 ustack_errs;		/* --user-stack: records whose user stack failed */
 	__u64 procs;			/* --user-stack: processes whose maps were written */
 	__u64 procs_gone;		/* ... of them, gone before their maps could be read */
+	bool calls;			/* --calls: the call tracker's counts follow */
+	struct lbrsnap_calls_stats calls_stats;
+	__u64 calls_open;		/* scopes still open when the probes were detached */
 	bool max_size_hit;		/* --max-size reached: later records not written */
 	/* -v: per kind, the losses the kernel does not count (the capture's text), or NULL */
 	const char *uncounted;

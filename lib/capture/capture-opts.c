@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/attach-kind.h"
+#include "capture/attach-spec.h"
 #include "capture/capture-opts.h"
 #include "util/print.h"
 #include "lbrfile/ret-value.h"
@@ -284,6 +285,57 @@ static int opt_filter(const struct opt_row *row, const char *arg, void *obj, con
 	return add_filter(obj, arg, who) ? -EINVAL : 0;
 }
 
+/* --calls: after the -e of an attach point whose kind has a scope (attach-kind.h) */
+static int opt_calls(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+	enum lbrsnap_kind kind = 0;
+	const char *name;
+	char kinds[256];
+
+	attach_kinds__scopes(kinds, sizeof(kinds));
+	if (o->calls) {
+		pr_warn("%s: --calls given twice: one scope per capture\n", who);
+		return -EINVAL;
+	}
+	if (!o->nr_events || attach_spec__parse(o->events[o->nr_events - 1], &kind, &name) ||
+	    !attach_kind__get(kind) || !attach_kind__get(kind)->scope) {
+		pr_warn("%s: --calls '%s' comes after an -e whose attach point has a scope: %s\n",
+			who, arg, kinds);
+		return -EINVAL;
+	}
+	if (!*arg) {
+		pr_warn("%s: --calls needs function names\n", who);
+		return -EINVAL;
+	}
+	o->calls = arg;
+	o->calls_event = o->nr_events - 1;
+	return 0;
+}
+
+/* --longer DURATION: a number with ns, us, ms or s (default s) */
+static int opt_longer(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e9 },
+	};
+	struct capture_opts *o = obj;
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	for (i = 0; !errno && end != arg && v >= 0 && i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].unit) && v * units[i].ns < 1.8e19) {
+			o->longer_ns = v * units[i].ns;
+			return 0;
+		}
+	}
+	pr_warn("%s: bad --longer '%s': a duration such as 10s, 2.5ms, 300us, 100ns\n", who, arg);
+	return -EINVAL;
+}
+
 /* -e's help: the kinds, one line each, from their table */
 static const char *event_help(void)
 {
@@ -326,6 +378,12 @@ const struct opt_row capture_opts__rows[] = {
 		    "(default 16384)"),
 	OPT_ROW_CALLBACK(0, "filter", "EXPR", opt_filter, "keep records of the --event before it "
 		    "where EXPR holds, e.g. 'fd == 3 && ret == -EBADF', 'filename == \"/tmp/*\"'"),
+	OPT_ROW_CALLBACK(0, "calls", "SPEC", opt_calls, "the call trace of the -e before it (a "
+		    "scope: uretprobe:PATH:F, F's entry to its return) over these functions of "
+		    "PATH, globs and lists as -e takes them ('mid,*_leaf'); names the error's "
+		    "origin"),
+	OPT_ROW_CALLBACK(0, "longer", "DURATION", opt_longer, "with --calls: only scopes that "
+		    "took longer (10s, 2ms, 300us)"),
 	OPT_ROW_BOOL(0, "no-args", struct capture_opts, no_args,
 		     "records without the arguments of the attach point"),
 	OPT_ROW_CALLBACK(0, "string-len", "N", opt_count, "characters kept of a string argument "
@@ -340,6 +398,7 @@ const struct opt_row capture_opts__rows[] = {
 
 void capture_opts__finish(struct capture_opts *o)
 {
+	/* --longer without a scope is refused by capture__open(): it has no duration */
 	/* the documented default: failing syscalls */
 	if (!o->nr_events && !o->ret_on)
 		o->errors = LBRSNAP_ERR_ERRNO;

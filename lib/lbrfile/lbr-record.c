@@ -54,6 +54,23 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 		if (size - off < sizeof(*x) || lbrsnap_extra_size(x->nr) > size - off)
 			return -EINVAL;
 		rec->extra = x;
+		off += lbrsnap_extra_size(x->nr);
+	}
+	rec->calls = NULL;
+	if (ev->flags & LBRSNAP_EV_HAS_CALLS) {
+		const struct lbrsnap_calls *cb = (const void *)((const char *)data + off);
+		unsigned int i;
+
+		/* a version this reader does not know is refused, not misread */
+		if (size - off < sizeof(*cb) || cb->version != LBRSNAP_CALLS_VERSION ||
+		    lbrsnap_calls_size(cb->nr) > size - off ||
+		    (cb->origin != LBRSNAP_CALLS_NO_ORIGIN && cb->origin >= cb->nr))
+			return -EINVAL;
+		for (i = 0; i < cb->nr; i++) {
+			if (cb->call[i].depth >= LBRSNAP_CALLS_DEPTH)
+				return -EINVAL;
+		}
+		rec->calls = cb;
 	}
 	return 0;
 }
@@ -68,5 +85,6 @@ size_t lbr_record__size(const struct lbr_record *rec)
 	return lbrsnap_event_size(rec->ev->nr_branches, rec->ev->nr_stack) +
 	       (rec->args ? rec->args->size : 0) +
 	       (rec->ustack ? lbrsnap_ustack_size(rec->ustack->nr) : 0) +
-	       (rec->extra ? lbrsnap_extra_size(rec->extra->nr) : 0);
+	       (rec->extra ? lbrsnap_extra_size(rec->extra->nr) : 0) +
+	       (rec->calls ? lbrsnap_calls_size(rec->calls->nr) : 0);
 }

@@ -14,7 +14,8 @@
  *		  (enums: an enum's "NAME=VALUE,..." or "")]; one per
  *		  attach point, id order (files of version 1 have no rettype)
  *     RECORD	  one struct lbrsnap_event (capture.h) with its branches, stack and the blocks
- *		  its flags announce (arguments, user stack, extra values), verbatim
+ *		  its flags announce (arguments, user stack, extra values, call trace),
+ *		  verbatim; a call trace's function names are META "calls.AP" (id order)
  *     LOSS	  struct lbrfile_loss: per attach point and cause
  *     KALLSYMS	  /proc/kallsyms text taken at the end of the capture (BPF symbols included)
  *     COUNTS	  struct lbrfile_counts: the capture's final counts (version 2)
@@ -192,6 +193,7 @@ struct lbr_record {
 	const struct lbrsnap_args *args;	/* LBRSNAP_EV_HAS_ARGS, else NULL */
 	const struct lbrsnap_ustack *ustack;	/* LBRSNAP_EV_HAS_USTACK, else NULL */
 	const struct lbrsnap_extra *extra;	/* LBRSNAP_EV_HAS_EXTRA, else NULL */
+	const struct lbrsnap_calls *calls;	/* LBRSNAP_EV_HAS_CALLS, else NULL */
 };
 
 struct lbrfile;

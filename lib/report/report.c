@@ -303,6 +303,98 @@ static void text_notes(struct report *r, const struct lbr_record *rec)
 	}
 }
 
+/*
+ * --calls: the scope's call tree, one line per call in entry order, indented by depth, with
+ * its duration and result; the error's origin marked.
+ */
+static void text_calls(struct report *r, const struct lbr_record_view *v)
+{
+	const struct lbrsnap_calls *cb = v->calls;
+	char name[128], val[LBR_RET_LEN];
+	FILE *out = r->out;
+	const char *err;
+	unsigned int i;
+
+	if (!cb)
+		return;
+	if (v->origin >= 0)
+		fprintf(out, "  calls (origin %s):\n",
+			lbr_record_view__call_name(v, v->origin, name, sizeof(name)));
+	else
+		fputs("  calls (no error origin):\n", out);
+	for (i = 0; i < cb->nr; i++) {
+		const struct lbrsnap_call *c = &cb->call[i];
+		int indent = 2 * (c->depth < 20 ? c->depth : 20);
+
+		lbr_record_view__call_name(v, i, name, sizeof(name));
+		if (!(c->flags & LBRSNAP_CALL_RETURNED)) {
+			fprintf(out, "    %*s%-*s %13s  (no return seen)\n", indent, "",
+				32 - indent, name, "");
+			continue;
+		}
+		val[0] = 0;
+		if (c->flags & LBRSNAP_CALL_HAS_RET)
+			lbr_ret__format(c->ret_kind, c->ret, val, sizeof(val));
+		err = lbr_errno__name(lbr_record_view__call_errno(v, i));
+		/* the result as the record's own line says it: "-2 (ENOENT)" */
+		fprintf(out, "    %*s%-*s %10.3f us  %s%s%s%s%s\n", indent, "", 32 - indent, name,
+			(c->end_ns - c->start_ns) / 1000.0, val[0] ? val : "(void)",
+			err && !strchr(val, '(') ? " (" : "", err && !strchr(val, '(') ? err : "",
+			err && !strchr(val, '(') ? ")" : "",
+			(int)i == v->origin ? "  <- origin" : "");
+	}
+	if (cb->dropped)
+		fprintf(out, "    [%u calls of the scope not recorded: deeper than %d or past %d "
+			"calls]\n", cb->dropped, LBRSNAP_CALLS_DEPTH, LBRSNAP_MAX_CALLS);
+}
+
+static void json_ret(struct json_writer *w, enum lbrsnap_ret_kind kind, __s64 value);
+
+/* "calls": [{func, depth, start_ns, duration_ns, ret, errno}], "origin": {...} or null */
+static void json_call(struct json_writer *w, const struct lbr_record_view *v, unsigned int i,
+		      bool origin)
+{
+	const struct lbrsnap_call *c = &v->calls->call[i];
+	bool returned = c->flags & LBRSNAP_CALL_RETURNED;
+	char name[128];
+
+	json__begin_object(w);
+	json__field_string(w, "func", lbr_record_view__call_name(v, i, name, sizeof(name)));
+	json__field_u64(w, "depth", c->depth);
+	if (!origin) {
+		json__key(w, "start_ns");
+		json__stringf(w, "%llu", (unsigned long long)c->start_ns);
+		json__key(w, "duration_ns");
+		if (returned)
+			json__u64(w, c->end_ns - c->start_ns);
+		else
+			json__null(w);
+	}
+	json__key(w, "ret");
+	json_ret(w, returned && (c->flags & LBRSNAP_CALL_HAS_RET) ? c->ret_kind : 0, c->ret);
+	json__field_string(w, "errno", lbr_errno__name(lbr_record_view__call_errno(v, i)));
+	json__end_object(w);
+}
+
+static void json_calls(struct json_writer *w, const struct lbr_record_view *v)
+{
+	unsigned int i;
+
+	if (!v->calls)
+		return;
+	json__key(w, LBR_KEY(CALLS));
+	json__begin_array(w);
+	for (i = 0; i < v->calls->nr; i++)
+		json_call(w, v, i, false);
+	json__end_array(w);
+	json__key(w, LBR_KEY(ORIGIN));
+	if (v->origin >= 0)
+		json_call(w, v, v->origin, true);
+	else
+		json__null(w);
+	json__field_u64(w, LBR_KEY(CALLS_DROPPED), v->calls->dropped);
+}
+
 /* LBR was off on the record's CPU when it was taken (lbr-stale.h) */
 static void text_lbr_stale(struct report *r, const struct lbr_record_view *v)
 {
@@ -594,6 +686,7 @@ static void json_record(struct report *r, const struct lbr_record_view *v)
 	json_branches(r, &w, v->rec, v->trim_branches, false);
 	json_stack(r, &w, v->rec, v->trim_stack, false);
 	user_frames__json(&w, &r->usyms, r->file, v->rec);
+	json_calls(&w, v);
 	json__end_object(&w);
 }
 
@@ -627,6 +720,7 @@ int report__record(struct report *r, const struct lbr_record *rec)
 		if (ev->nr_stack)
 			text_stack(r, rec, v->trim_stack, false);
 		user_frames__text(r->out, &r->usyms, r->file, rec);
+		text_calls(r, v);
 		text_notes(r, rec);
 		text_zero_branches(r, v);
 		text_lbr_stale(r, v);

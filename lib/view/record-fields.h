@@ -161,7 +161,12 @@
 	K(LBR_STALE, "lbr_stale", "taken while LBR was off on its CPU") \
 	K(BRANCHES, "branches", "the branch entries, oldest first") \
 	K(STACK, "stack", "the kernel stack, innermost first") \
-	K(TRIMMED, "trimmed", "in an entry or frame: it is the tracing path's")
+	K(TRIMMED, "trimmed", "in an entry or frame: it is the tracing path's") \
+	K(CALLS, "calls", "--calls: the scope's calls in entry order ({func, depth, start_ns, " \
+	  "duration_ns, ret, errno})") \
+	K(ORIGIN, "origin", "--calls: the call where the error began ({func, depth, ret, " \
+	  "errno}), null") \
+	K(CALLS_DROPPED, "calls_dropped", "--calls: calls of the scope not recorded (bounds)")
 
 #define LBR_F_JSON_ENUM(id, key, doc) LBR_JSON_##id,
 enum lbr_json_key {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdio.h>
 #include <string.h>
 #include "view/record-view.h"
 #include "symbols/trim.h"
@@ -62,6 +63,47 @@ static void view_trim(struct lbr_record_view *v, const struct ksyms *ks, bool ke
 	v->stack.len = (ev->nr_stack - v->skip_stack) * sizeof(*rec->stack);
 }
 
+/* The call trace and the names of its functions */
+static void view_calls(struct lbr_record_view *v, const struct lbrfile *f)
+{
+	char key[32];
+
+	v->calls = v->rec->calls;
+	v->origin = v->calls && v->calls->origin != LBRSNAP_CALLS_NO_ORIGIN ? v->calls->origin : -1;
+	snprintf(key, sizeof(key), "calls.%u", v->ev->ap);
+	v->call_names = v->calls && f ? lbrfile__meta(f, key) : NULL;
+}
+
+const char *lbr_record_view__call_name(const struct lbr_record_view *v, unsigned int i,
+				       char *buf, size_t len)
+{
+	unsigned int id = v->calls->call[i].func, k;
+	const char *p = v->call_names;
+	size_t n;
+
+	for (k = 0; p && k < id; k++) {
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || !*p || *p == ',') {
+		snprintf(buf, len, "#%u", id);
+		return buf;
+	}
+	n = strcspn(p, ",");
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return buf;
+}
+
+int lbr_record_view__call_errno(const struct lbr_record_view *v, unsigned int i)
+{
+	const struct lbrsnap_call *c = &v->calls->call[i];
+
+	/* a call's value is extended as its type says: an errno reads as the record's does */
+	if (!(c->flags & LBRSNAP_CALL_HAS_RET))
+		return 0;
+	return lbr_ret__errno(c->ret_kind, c->ret);
+}
+
 void lbr_record_view__init(struct lbr_record_view *v, const struct lbrfile *f,
 			   const struct ksyms *ks, const struct lbr_record *rec, unsigned int flags)
 {
@@ -77,6 +119,7 @@ void lbr_record_view__init(struct lbr_record_view *v, const struct lbrfile *f,
 	v->cgroup = lbr_record__extra(rec, LBRSNAP_EXTRA_CGROUP);
 	v->zero_branches = 0;
 	view_ret(v);
+	view_calls(v, f);
 	if (flags & LBR_VIEW_RET_ONLY)
 		return;
 	view_zero(v);

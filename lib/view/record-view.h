@@ -58,6 +58,10 @@ struct lbr_record_view {
 	/* the header and record v->ev and v->rec point to when zero entries are left out */
 	struct lbrsnap_event ev_shown;
 	struct lbr_record rec_shown;
+	/* --calls: the scope's call trace, its calls in entry order (capture.h) */
+	const struct lbrsnap_calls *calls;	/* NULL: the record has none */
+	const char *call_names;		/* META "calls.AP": "F,A,B" by id, or NULL */
+	int origin;			/* index in calls->call[] of the error's origin, -1 */
 };
 
 enum lbr_record_view_flags {
@@ -65,6 +69,15 @@ enum lbr_record_view_flags {
 	/* the attach point, seq and return value only: for a pass that needs no more */
 	LBR_VIEW_RET_ONLY = 1 << 1,
 };
+
+/*
+ * The name of call i's function in buf ("lbrsnap_mid"), or "#ID" where the capture names
+ * none. Returns buf.
+ */
+const char *lbr_record_view__call_name(const struct lbr_record_view *v, unsigned int i,
+				       char *buf, size_t len);
+/* The return value of call i as its function's type reads (ret-value.h), its errno or 0 */
+int lbr_record_view__call_errno(const struct lbr_record_view *v, unsigned int i);
 
 /* How an attach point's records read their return value: its events' declared type */
 enum lbrsnap_ret_kind lbr_record_view__ap_ret_kind(const struct lbr_attach_point *ap);

@@ -33,6 +33,14 @@ $(OUT)/tests/helpers/uprobe-load: $(OUT)/tests/helpers/uprobe-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
+# A known call tree for --calls, typed from its DWARF as uprobe-load is.
+$(OUT)/tests/helpers/calls-load.o: SAN_CFLAGS :=
+$(OUT)/tests/helpers/calls-load.o: CFLAGS += -g -O1
+$(OUT)/tests/helpers/calls-load: SAN_LDFLAGS :=
+$(OUT)/tests/helpers/calls-load: $(OUT)/tests/helpers/calls-load.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 # Dynamically linked, with frame pointers: user stacks walk through it, and its maps hold
 # the executable and libc, as a real program's do.
 $(OUT)/tests/helpers/ustack-load.o: CFLAGS += -O1 -fno-omit-frame-pointer \
@@ -64,7 +72,7 @@ ALL_TARGETS += $(OUT)/tests/helpers/ustack-load $(OUT)/tests/helpers/nofp-load \
 	$(OUT)/tests/helpers/timer-load $(OUT)/tests/helpers/ia32-load
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
 	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
-	$(OUT)/tests/helpers/uprobe-load
+	$(OUT)/tests/helpers/uprobe-load $(OUT)/tests/helpers/calls-load
 
 # With DWARF at -O1 and <sys/sdt.h>, as uprobe-load; its twin file linked first (its DWARF
 # first) so that typing a function by its name alone would take the wrong twin's.

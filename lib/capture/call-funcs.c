@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The functions of a --calls scope (API in call-funcs.h) */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "capture/call-funcs.h"
+#include "capture/dwarf-types.h"
+
+struct named_addr {
+	char *name;
+	__u64 addr;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct named_addr *)a)->name, ((const struct named_addr *)b)->name);
+}
+
+/* names[first..] in name order, each keeping its address */
+static int sort_names(struct call_funcs *cf, size_t first)
+{
+	size_t i, n = cf->nr - first;
+	struct named_addr *v = calloc(n ?: 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		v[i] = (struct named_addr){ cf->names[first + i], cf->addrs[first + i] };
+	qsort(v, n, sizeof(*v), cmp_name);
+	for (i = 0; i < n; i++) {
+		cf->names[first + i] = v[i].name;
+		cf->addrs[first + i] = v[i].addr;
+	}
+	free(v);
+	return 0;
+}
+
+static bool has_name(const struct call_funcs *cf, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cf->nr; i++) {
+		if (!strcmp(cf->names[i], name))
+			return true;
+	}
+	return false;
+}
+
+/* addr: the symbol's value, which picks the function's own DIE (0: by name) */
+static int add_name(struct call_funcs *cf, const char *name, __u64 addr)
+{
+	__u64 *a;
+	char **v;
+
+	if (has_name(cf, name))
+		return 0;
+	if (cf->nr >= LBRSNAP_MAX_FUNCS)
+		return -E2BIG;
+	a = realloc(cf->addrs, (cf->nr + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	cf->addrs = a;
+	a[cf->nr] = addr;
+	v = realloc(cf->names, (cf->nr + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	cf->names = v;
+	v[cf->nr] = strdup(name);
+	if (!v[cf->nr])
+		return -ENOMEM;
+	cf->nr++;
+	return 0;
+}
+
+/* Every defined function of the file's symbol tables that glob matches; the count */
+static long match_glob(Elf *elf, struct call_funcs *cf, const char *glob, int *err)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	long found = 0;
+	size_t i, n;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < n; i++) {
+			const char *name;
+
+			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name || fnmatch(glob, name, 0))
+				continue;
+			found++;
+			*err = add_name(cf, name, sym.st_value);
+			if (*err)
+				return -1;
+		}
+	}
+	return found;
+}
+
+/* A function without DWARF returns a register of unknown type: never an error */
+static int type_func(const char *path, const char *name, __u64 addr,
+		     struct lbrsnap_call_func *t)
+{
+	struct dwarf_func f;
+	int ret = dwarf_types__func(path, name, addr, &f);
+
+	memset(t, 0, sizeof(*t));
+	if (ret == -ENOMEM)
+		return ret;
+	if (!ret && f.has_ret && f.ret.size && f.ret.size <= 8) {
+		t->ret_kind = f.ret.kind;
+		t->ret_shift = 64 - 8 * f.ret.size;
+	} else if (ret) {
+		t->ret_kind = LBRSNAP_RET_UNSIGNED;
+	}
+	if (!ret)
+		dwarf_func__free(&f);
+	return 0;
+}
+
+int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *scope,
+			const char *spec, char *err, size_t err_len)
+{
+	char *list = NULL, *glob, *save = NULL;
+	Elf *elf = NULL;
+	size_t first;
+	long found;
+	int fd, ret;
+
+	memset(cf, 0, sizeof(*cf));
+	ret = add_name(cf, scope, 0);
+	if (ret)
+		return ret;
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, err_len, "cannot open %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	list = strdup(spec);
+	if (!elf || !list) {
+		ret = elf ? -ENOMEM : -EBADMSG;
+		snprintf(err, err_len, "cannot read %s as ELF", path);
+		goto out;
+	}
+	for (glob = strtok_r(list, ",", &save); glob; glob = strtok_r(NULL, ",", &save)) {
+		first = cf->nr;
+		found = match_glob(elf, cf, glob, &ret);
+		if (found < 0) {
+			snprintf(err, err_len, "--calls '%s': %s", spec, ret == -E2BIG ?
+				 "too many functions" : strerror(-ret));
+			goto out;
+		}
+		if (!found) {
+			snprintf(err, err_len, "--calls '%s': no function of %s matches '%s'", spec,
+				 path, glob);
+			ret = -EBADMSG;
+			goto out;
+		}
+		ret = sort_names(cf, first);
+		if (ret)
+			goto out;
+	}
+	if (!*spec || cf->nr == 1) {
+		snprintf(err, err_len, "--calls '%s': names no function but the scope's own (%s)",
+			 spec, scope);
+		ret = -EBADMSG;
+		goto out;
+	}
+	cf->types = calloc(cf->nr, sizeof(*cf->types));
+	if (!cf->types) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (first = 0; first < cf->nr && !ret; first++)
+		ret = type_func(path, cf->names[first], cf->addrs[first], &cf->types[first]);
+out:
+	free(list);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (ret)
+		call_funcs__free(cf);
+	return ret;
+}
+
+char *call_funcs__list(const struct call_funcs *cf)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; i < cf->nr; i++)
+		len += strlen(cf->names[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (i = 0; i < cf->nr; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, cf->names[i]);
+	}
+	return s;
+}
+
+void call_funcs__free(struct call_funcs *cf)
+{
+	size_t i;
+
+	for (i = 0; i < cf->nr; i++)
+		free(cf->names[i]);
+	free(cf->names);
+	free(cf->addrs);
+	free(cf->types);
+	memset(cf, 0, sizeof(*cf));
+}
