@@ -422,6 +422,58 @@ static int check_release(struct merge *mg, const char *input)
 		    "same", input, why);
 }
 
+/* The "ID: N" line of an event format text */
+static long format_id(const struct tracedat_blob *b)
+{
+	const char *p = b->data, *end = p ? p + b->len : NULL;
+
+	for (; p && end - p > 4; p = memchr(p, '\n', end - p), p = p ? p + 1 : NULL) {
+		if (!memcmp(p, "ID: ", 4))
+			return strtol(p + 4, NULL, 10);
+	}
+	return -1;
+}
+
+/* Whether an event of the recording (ftrace's or a system's) has this id */
+static bool format_id_taken(const struct tracedat_meta *m, long id)
+{
+	int s, i;
+
+	for (i = 0; i < m->nr_ftrace; i++) {
+		if (format_id(&m->ftrace[i]) == id)
+			return true;
+	}
+	for (s = 0; s < m->nr_systems; s++) {
+		for (i = 0; i < m->systems[s].nr; i++) {
+			if (format_id(&m->systems[s].formats[i]) == id)
+				return true;
+		}
+	}
+	return false;
+}
+
+static const struct tracedat_cpu_data *raw_pages(struct merge *mg, int buffer, unsigned int cpu);
+
+/* Whether every CPU of every buffer is read as pages here, libtracecmd not needed */
+static bool all_raw(struct merge *mg)
+{
+	const struct tracedat_cpu_data *d;
+	unsigned int cpu;
+	int b;
+
+	if (mg->in_fd < 0 || mg->layout.converted)
+		return false;
+	for (b = 0; b < mg->meta.nr_buffers; b++) {
+		for (cpu = 0; cpu < mg->meta.nr_cpus; cpu++) {
+			d = tracedat_cpu_table__find(&mg->layout, mg->meta.buffers[b].name, cpu);
+			/* a CPU the file has no data for has no events */
+			if (d && !raw_pages(mg, b, cpu))
+				return false;
+		}
+	}
+	return true;
+}
+
 static int meta_from_recording(struct merge *mg, const char *input)
 {
 	struct tracedat_meta *m = &mg->meta;
@@ -446,6 +498,18 @@ static int meta_from_recording(struct merge *mg, const char *input)
 	err = check_release(mg, input);
 	if (err)
 		return err;
+	/* no pages read here when it cannot be opened again: libtracecmd reads them */
+	mg->in_fd = open(input, O_RDONLY | O_CLOEXEC);
+	if (all_raw(mg)) {
+		/* libtracecmd parses every format and kallsyms: not needed for the pages */
+		for (i = 0; i < TRACEDAT_NR_FORMATS + (int)lbrfile__nr_attach(mg->cap) &&
+		     TRACEDAT_ID_SNAPSHOT + i <= TRACEDAT_ID_MAX; i++) {
+			if (format_id_taken(m, TRACEDAT_ID_SNAPSHOT + i))
+				return fail(mg, -EEXIST, "%s: event id %d is taken", input,
+					    TRACEDAT_ID_SNAPSHOT + i);
+		}
+		return 0;
+	}
 	/*
 	 * tracecmd_open() closes the handle when its CPU data do not read, and that close
 	 * dereferences NULL: the steps are taken one by one, and a handle that failed is left
@@ -654,7 +718,7 @@ static const struct tracedat_cpu_data *raw_pages(struct merge *mg, int buffer, u
 static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsigned int cpu)
 {
 	struct cpu_records *lbr = buffer == 0 && cpu < mg->nr_cap_cpus ? &mg->cpus[cpu] : NULL;
-	const struct tracedat_cpu_data *pages = h ? raw_pages(mg, buffer, cpu) : NULL;
+	const struct tracedat_cpu_data *pages = raw_pages(mg, buffer, cpu);
 	struct tep_record *rec = NULL;
 	struct lbr_cursor lc;
 	int err;
@@ -724,7 +788,7 @@ static int write_data(struct merge *mg)
 				     err == -EMSGSIZE ? "an event's length word does not fit its "
 				     "page (damaged)" : strerror(-err));
 		}
-		if (b)
+		if (b && h)
 			tracecmd_close(h);
 	}
 	return err;
@@ -768,9 +832,6 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 	ret = open_capture(&mg, capture);
 	if (!ret)
 		ret = input ? meta_from_recording(&mg, input) : meta_from_capture(&mg);
-	/* no pages read here when it cannot be opened again: libtracecmd reads them */
-	if (!ret && input)
-		mg.in_fd = open(input, O_RDONLY | O_CLOEXEC);
 	if (!ret)
 		ret = add_lbr_system(&mg);
 	if (!ret && lbrfile__nr_procs(mg.cap))

@@ -301,6 +301,13 @@ static int check_cpu(struct input *in, const char *buffer, unsigned int cpu, __u
 		err = pages ? tracedat_check__pages(in->map + off, size, page_size, why,
 						    sizeof(why)) :
 		      check_chunks(in, off, size, page_size, why, sizeof(why));
+	/* read once: the checked pages leave this process's memory (RSS flat in the file size) */
+	if (size && off < in->size) {
+		size_t ps = sysconf(_SC_PAGESIZE), start = off & ~(ps - 1);
+		size_t end = size < in->size - off ? off + size : in->size;
+
+		madvise((void *)(in->map + start), end - start, MADV_DONTNEED);
+	}
 	if (err == -ENOMEM)
 		return err;
 	if (err)
