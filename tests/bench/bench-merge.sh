@@ -164,6 +164,10 @@ bench_merge() {
 				printf "%.1f %.0f %.0f\n", us, t1 - us * n / 1000, (r1 - r0) * 1048576 / d }')"
 		bench_info "  per record merged (slope between $n10 and $MERGE_N records)" \
 			"$per_us us, $per_b bytes of peak RSS; fixed part $fixed_ms ms"
+		bench_info "  per record merged, CPU time (same slope)" "$(awk -v n="$MERGE_N" \
+			-v t1="$(bench_median ${MERGE_CPU[inj.$f]})" \
+			-v t0="$(bench_median ${MERGE_CPU[inj10.$f]})" \
+			'BEGIN { printf "%.1f us", (t1 - t0) * 1000 / (n - n / 10) }')"
 		why="the merge costs $per_us us per record merged on top of $fixed_ms ms"
 		bench_target "merge: ${label[inj.$f]} / cat of its inputs, wall time" \
 			"$(bench_ratio "${MERGE_WALL[inj.$f]}" "${MERGE_WALL[cat.$f]}")" "<=" \
