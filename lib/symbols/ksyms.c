@@ -71,6 +71,7 @@ static bool parse_line(char *p, struct ksym *sym)
 	sym->size = 0;
 	sym->name = name;
 	sym->module = NULL;
+	sym->trim = 0;
 	mod = strchr(name, '\t');
 	if (!mod)
 		return true;

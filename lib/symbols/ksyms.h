@@ -15,6 +15,8 @@ struct ksym {
 	const char *name;
 	const char *module;	/* NULL for vmlinux, "bpf" for BPF programs/trampolines */
 	char type;		/* kallsyms type letter: t, T, d, ... */
+	/* trim's verdict on the name, cached (0 not asked yet, 1 no, 2 tracing path) */
+	char trim;
 };
 
 struct ksyms;

@@ -164,7 +164,10 @@ static bool is_tracing_addr(const struct ksyms *ks, __u64 addr, const char *targ
 		return false;
 	if (target && !strcmp(k->name, target))
 		return false;
-	return trim__is_tracing_func(k->name, k->module);
+	/* asked for the same few symbols in every record: the name is matched once */
+	if (!k->trim)
+		((struct ksym *)k)->trim = trim__is_tracing_func(k->name, k->module) ? 2 : 1;
+	return k->trim == 2;
 }
 
 void trim__rule_names(struct trim_rule *r, const char *target)

@@ -4,13 +4,16 @@
  * alone, plus the lbr system), then streams each buffer's CPUs through the page encoder.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <trace-cmd/trace-cmd.h>
+#include <traceevent/kbuffer.h>
 #include "lbrfile/capture-match.h"
 #include "lbrfile/lbrfile.h"
 #include "tracedat-lbr/tracedat-formats.h"
@@ -20,6 +23,9 @@
 #include "tracedat/tracedat-pages.h"
 #include "tracedat/tracedat-writer.h"
 #include "util/text-escape.h"
+
+/* Pages read at a time when the recorded pages are streamed: memory flat in the file's size */
+#define READ_BYTES	(1U << 20)
 
 /* A CPU's records as their indices in the capture's time order: 4 bytes each */
 struct cpu_records {
@@ -50,6 +56,14 @@ struct merge {
 	struct usyms *us;		/* user frames' names (--user-stack captures) */
 	struct lbr_record_view view;	/* of the record being encoded */
 	struct tracecmd_input *in;
+	/*
+	 * Uncompressed recorded pages are read here, not through libtracecmd: a run of events
+	 * before the next lbr record is a whole page copied as it is.
+	 */
+	int in_fd;
+	struct tracedat_cpu_table layout;
+	struct kbuffer *kbuf;
+	unsigned char *rbuf;
 	struct tracedat_meta meta;
 	struct tracedat_writer *w;
 	struct cpu_records *cpus;
@@ -408,6 +422,58 @@ static int check_release(struct merge *mg, const char *input)
 		    "same", input, why);
 }
 
+/* The "ID: N" line of an event format text */
+static long format_id(const struct tracedat_blob *b)
+{
+	const char *p = b->data, *end = p ? p + b->len : NULL;
+
+	for (; p && end - p > 4; p = memchr(p, '\n', end - p), p = p ? p + 1 : NULL) {
+		if (!memcmp(p, "ID: ", 4))
+			return strtol(p + 4, NULL, 10);
+	}
+	return -1;
+}
+
+/* Whether an event of the recording (ftrace's or a system's) has this id */
+static bool format_id_taken(const struct tracedat_meta *m, long id)
+{
+	int s, i;
+
+	for (i = 0; i < m->nr_ftrace; i++) {
+		if (format_id(&m->ftrace[i]) == id)
+			return true;
+	}
+	for (s = 0; s < m->nr_systems; s++) {
+		for (i = 0; i < m->systems[s].nr; i++) {
+			if (format_id(&m->systems[s].formats[i]) == id)
+				return true;
+		}
+	}
+	return false;
+}
+
+static const struct tracedat_cpu_data *raw_pages(struct merge *mg, int buffer, unsigned int cpu);
+
+/* Whether every CPU of every buffer is read as pages here, libtracecmd not needed */
+static bool all_raw(struct merge *mg)
+{
+	const struct tracedat_cpu_data *d;
+	unsigned int cpu;
+	int b;
+
+	if (mg->in_fd < 0 || mg->layout.converted)
+		return false;
+	for (b = 0; b < mg->meta.nr_buffers; b++) {
+		for (cpu = 0; cpu < mg->meta.nr_cpus; cpu++) {
+			d = tracedat_cpu_table__find(&mg->layout, mg->meta.buffers[b].name, cpu);
+			/* a CPU the file has no data for has no events */
+			if (d && !raw_pages(mg, b, cpu))
+				return false;
+		}
+	}
+	return true;
+}
+
 static int meta_from_recording(struct merge *mg, const char *input)
 {
 	struct tracedat_meta *m = &mg->meta;
@@ -416,7 +482,7 @@ static int meta_from_recording(struct merge *mg, const char *input)
 	int err;
 	int i;
 
-	err = tracedat_input__read_meta(input, m, &info, mg->err, mg->errlen);
+	err = tracedat_input__read_layout(input, m, &info, &mg->layout, mg->err, mg->errlen);
 	if (err)
 		return err;
 	mg->st->in_version = info.version;
@@ -432,6 +498,18 @@ static int meta_from_recording(struct merge *mg, const char *input)
 	err = check_release(mg, input);
 	if (err)
 		return err;
+	/* no pages read here when it cannot be opened again: libtracecmd reads them */
+	mg->in_fd = open(input, O_RDONLY | O_CLOEXEC);
+	if (all_raw(mg)) {
+		/* libtracecmd parses every format and kallsyms: not needed for the pages */
+		for (i = 0; i < TRACEDAT_NR_FORMATS + (int)lbrfile__nr_attach(mg->cap) &&
+		     TRACEDAT_ID_SNAPSHOT + i <= TRACEDAT_ID_MAX; i++) {
+			if (format_id_taken(m, TRACEDAT_ID_SNAPSHOT + i))
+				return fail(mg, -EEXIST, "%s: event id %d is taken", input,
+					    TRACEDAT_ID_SNAPSHOT + i);
+		}
+		return 0;
+	}
 	/*
 	 * tracecmd_open() closes the handle when its CPU data do not read, and that close
 	 * dereferences NULL: the steps are taken one by one, and a handle that failed is left
@@ -480,63 +558,192 @@ static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 	return 0;
 }
 
+/* One recorded event, as libtracecmd or the page walk gives it */
+static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data, int size,
+			long long missed)
+{
+	int err;
+
+	/*
+	 * kbuffer gives a length word below 4 as a size near 4 GiB: compressed pages are
+	 * not checked before (tracedat-check.h), so each event is here
+	 */
+	if (size <= 0 || (unsigned int)size > mg->meta.page_size - TRACEDAT_PAGE_HEADER)
+		return -EMSGSIZE;
+	err = tracedat_pages__add(mg->pages, ts, data, size, missed);
+	if (err)
+		return err;
+	mg->st->kernel_events++;
+	if (buffer == 0) {
+		if (!mg->rec_at.last_ns || ts < mg->rec_at.first_ns)
+			mg->rec_at.first_ns = ts;
+		if (ts > mg->rec_at.last_ns)
+			mg->rec_at.last_ns = ts;
+	}
+	mg->st->kernel_missed += missed != 0;
+	return 0;
+}
+
+/* A CPU's capture records, read back from the capture one at a time as their turn comes */
+struct lbr_cursor {
+	struct cpu_records *lbr;
+	size_t li;
+	struct lbr_record cur;
+};
+
+static int lbr_cursor__init(struct merge *mg, struct lbr_cursor *c, struct cpu_records *lbr)
+{
+	c->lbr = lbr && lbr->nr ? lbr : NULL;
+	c->li = 0;
+	return c->lbr ? lbrfile__record(mg->cap, true, lbr->idx[0], &c->cur) : 0;
+}
+
+/* Puts the capture's records that go before a recorded event at ts (all: ~0) */
+static int lbr_cursor__put_before(struct merge *mg, struct lbr_cursor *c, __u64 ts)
+{
+	int err;
+
+	while (c->lbr && c->li < c->lbr->nr && (ts == ~0ULL ||
+	       c->cur.ev->time_ns + mg->ts_offset < ts)) {
+		err = put_lbr(mg, &c->cur);
+		if (!err && ++c->li < c->lbr->nr)
+			err = lbrfile__record(mg->cap, true, c->lbr->idx[c->li], &c->cur);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Whether no capture record goes before a recorded event at ts */
+static bool lbr_cursor__none_before(struct merge *mg, const struct lbr_cursor *c, __u64 ts)
+{
+	return !c->lbr || c->li >= c->lbr->nr || c->cur.ev->time_ns + mg->ts_offset >= ts;
+}
+
+/*
+ * One page of the recording: copied whole when no capture record goes between its events
+ * and its times need no shift, else event by event with the capture's records in between.
+ * Events as libtracecmd gives them (its kbuffer walks the page).
+ */
+static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page)
+{
+	unsigned long long ts, last = 0;
+	size_t nr = 0;
+	void *data;
+	int missed, err;
+
+	if (kbuffer_load_subbuffer(mg->kbuf, page) < 0)
+		return -EINVAL;
+	missed = kbuffer_missed_events(mg->kbuf);
+	for (data = kbuffer_read_event(mg->kbuf, &ts); data;
+	     data = kbuffer_next_event(mg->kbuf, &ts)) {
+		if (ts < last)
+			break;		/* event by event: the encoder says where */
+		last = ts;
+		nr++;
+	}
+	if (!nr)
+		return 0;
+	if (!data && !mg->ts_offset && lbr_cursor__none_before(mg, lc, last)) {
+		kbuffer_load_subbuffer(mg->kbuf, page);
+		data = kbuffer_read_event(mg->kbuf, &ts);
+		err = tracedat_pages__copy_page(mg->pages, page, last);
+		if (err)
+			return err;
+		mg->st->kernel_events += nr;
+		mg->st->kernel_missed += missed != 0;
+		if (buffer == 0 && (!mg->rec_at.last_ns || ts < mg->rec_at.first_ns))
+			mg->rec_at.first_ns = ts;
+		if (buffer == 0 && last > mg->rec_at.last_ns)
+			mg->rec_at.last_ns = last;
+		return 0;
+	}
+	kbuffer_load_subbuffer(mg->kbuf, page);
+	for (data = kbuffer_read_event(mg->kbuf, &ts); data;
+	     data = kbuffer_next_event(mg->kbuf, &ts)) {
+		ts += mg->ts_offset;
+		err = lbr_cursor__put_before(mg, lc, ts) ?:
+		      put_recorded(mg, buffer, ts, data, kbuffer_event_size(mg->kbuf),
+				   kbuffer_missed_events(mg->kbuf));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* A CPU from its uncompressed pages, READ_BYTES at a time */
+static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
+			  struct lbr_cursor *lc)
+{
+	size_t ps = mg->meta.page_size, chunk = READ_BYTES / ps * ps ?: ps, n, i;
+	__u64 off;
+	ssize_t got;
+	int err;
+
+	if (!mg->rbuf) {
+		mg->rbuf = malloc(chunk);
+		mg->kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
+		if (!mg->rbuf || !mg->kbuf)
+			return -ENOMEM;
+	}
+	for (off = 0; off < d->size; off += n) {
+		n = d->size - off < chunk ? d->size - off : chunk;
+		got = pread(mg->in_fd, mg->rbuf, n, d->offset + off);
+		if (got < 0)
+			return -errno;
+		/* tracedat_input__read_layout() checked the pages lie inside the file */
+		if ((size_t)got != n)
+			return -EIO;
+		for (i = 0; i < n; i += ps) {
+			err = copy_page(mg, buffer, lc, mg->rbuf + i);
+			if (err)
+				return err;
+		}
+	}
+	return lbr_cursor__put_before(mg, lc, ~0ULL);
+}
+
+/* The recorded pages can be walked here: uncompressed, times not converted by libtracecmd */
+static const struct tracedat_cpu_data *raw_pages(struct merge *mg, int buffer, unsigned int cpu)
+{
+	const struct tracedat_cpu_data *d;
+
+	if (mg->in_fd < 0 || mg->layout.converted)
+		return NULL;
+	d = tracedat_cpu_table__find(&mg->layout, mg->meta.buffers[buffer].name, cpu);
+	return d && !d->compressed && mg->meta.page_size <= READ_BYTES ? d : NULL;
+}
+
 /* One CPU of one buffer: the recorded events, with the capture's merged in for the top. */
 static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsigned int cpu)
 {
 	struct cpu_records *lbr = buffer == 0 && cpu < mg->nr_cap_cpus ? &mg->cpus[cpu] : NULL;
+	const struct tracedat_cpu_data *pages = raw_pages(mg, buffer, cpu);
 	struct tep_record *rec = NULL;
-	struct lbr_record cur;
-	size_t li = 0;
+	struct lbr_cursor lc;
 	int err;
 
 	err = tracedat_writer__begin_cpu(mg->w, buffer, cpu, &mg->pages);
 	if (err)
 		return err;
-	if (h)
-		rec = tracecmd_read_cpu_first(h, cpu);
-	/* cur: the CPU's next capture record, read back from the capture when its turn comes */
-	err = lbr && lbr->nr ? lbrfile__record(mg->cap, true, lbr->idx[0], &cur) : 0;
+	err = lbr_cursor__init(mg, &lc, lbr);
 	if (err)
 		goto cleanup;
+	if (pages) {
+		err = copy_cpu_pages(mg, buffer, pages, &lc);
+		goto cleanup;
+	}
+	if (h)
+		rec = tracecmd_read_cpu_first(h, cpu);
 	while (rec) {
-		while (lbr && li < lbr->nr && cur.ev->time_ns + mg->ts_offset < rec->ts) {
-			err = put_lbr(mg, &cur);
-			if (!err && ++li < lbr->nr)
-				err = lbrfile__record(mg->cap, true, lbr->idx[li], &cur);
-			if (err)
-				goto cleanup;
-		}
-		/*
-		 * kbuffer gives a length word below 4 as a size near 4 GiB: compressed pages are
-		 * not checked before (tracedat-check.h), so each event is here
-		 */
-		if (rec->size <= 0 ||
-		    (unsigned int)rec->size > mg->meta.page_size - TRACEDAT_PAGE_HEADER) {
-			err = -EMSGSIZE;
-			goto cleanup;
-		}
-		err = tracedat_pages__add(mg->pages, rec->ts, rec->data, rec->size,
-					  rec->missed_events);
+		err = lbr_cursor__put_before(mg, &lc, rec->ts) ?:
+		      put_recorded(mg, buffer, rec->ts, rec->data, rec->size, rec->missed_events);
 		if (err)
 			goto cleanup;
-		mg->st->kernel_events++;
-		if (buffer == 0) {
-			if (!mg->rec_at.last_ns || rec->ts < mg->rec_at.first_ns)
-				mg->rec_at.first_ns = rec->ts;
-			if (rec->ts > mg->rec_at.last_ns)
-				mg->rec_at.last_ns = rec->ts;
-		}
-		mg->st->kernel_missed += rec->missed_events != 0;
 		tracecmd_free_record(rec);
 		rec = tracecmd_read_data(h, cpu);
 	}
-	while (lbr && li < lbr->nr) {
-		err = put_lbr(mg, &cur);
-		if (!err && ++li < lbr->nr)
-			err = lbrfile__record(mg->cap, true, lbr->idx[li], &cur);
-		if (err)
-			goto cleanup;
-	}
+	err = lbr_cursor__put_before(mg, &lc, ~0ULL);
 cleanup:
 	if (rec)
 		tracecmd_free_record(rec);
@@ -581,7 +788,7 @@ static int write_data(struct merge *mg)
 				     err == -EMSGSIZE ? "an event's length word does not fit its "
 				     "page (damaged)" : strerror(-err));
 		}
-		if (b)
+		if (b && h)
 			tracecmd_close(h);
 	}
 	return err;
@@ -616,7 +823,7 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 			  unsigned int flags, struct tracedat_merge_stats *st, char *err,
 			  size_t errlen)
 {
-	struct merge mg = { .st = st, .flags = flags, .err = err, .errlen = errlen };
+	struct merge mg = { .st = st, .flags = flags, .err = err, .errlen = errlen, .in_fd = -1 };
 	unsigned int c;
 	int ret;
 
@@ -650,6 +857,12 @@ cleanup:
 		fail(&mg, ret, "%s", strerror(-ret));
 	if (mg.in)
 		tracecmd_close(mg.in);
+	if (mg.in_fd >= 0)
+		close(mg.in_fd);
+	if (mg.kbuf)
+		kbuffer_free(mg.kbuf);
+	free(mg.rbuf);
+	tracedat_cpu_table__free(&mg.layout);
 	if (mg.cap)
 		lbrfile__close(mg.cap);
 	ksyms__free(mg.ks);

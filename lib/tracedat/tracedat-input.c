@@ -45,6 +45,7 @@ struct input {
 	/* v6 instances: where each one's CPU table is */
 	__u64 *inst;
 	int nr_inst;
+	struct tracedat_cpu_table *cpus;	/* where the pages are, when asked */
 };
 
 static int fail(struct input *in, const char *fmt, ...)
@@ -264,6 +265,27 @@ static int check_chunks(struct input *in, __u64 off, __u64 size, unsigned int pa
 	return 0;
 }
 
+static int add_cpu_data(struct tracedat_cpu_table *t, const char *buffer, unsigned int cpu,
+			__u64 off, __u64 size, bool compressed)
+{
+	struct tracedat_cpu_data *n;
+
+	if (t->nr == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		n = realloc(t->v, t->cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		t->v = n;
+	}
+	n = &t->v[t->nr];
+	*n = (struct tracedat_cpu_data){ .buffer = strdup(buffer), .cpu = cpu, .offset = off,
+					 .size = size, .compressed = compressed };
+	if (!n->buffer)
+		return -ENOMEM;
+	t->nr++;
+	return 0;
+}
+
 /* One CPU's data against the file, and its pages (decompressed if they are compressed). */
 static int check_cpu(struct input *in, const char *buffer, unsigned int cpu, __u64 off,
 		     __u64 size, unsigned int page_size, bool compressed)
@@ -273,10 +295,19 @@ static int check_cpu(struct input *in, const char *buffer, unsigned int cpu, __u
 	int err;
 
 	err = tracedat_check__cpu(in->size, off, size, page_size, pages, why, sizeof(why));
+	if (!err && in->cpus)
+		err = add_cpu_data(in->cpus, buffer, cpu, off, size, compressed);
 	if (!err && size)
 		err = pages ? tracedat_check__pages(in->map + off, size, page_size, why,
 						    sizeof(why)) :
 		      check_chunks(in, off, size, page_size, why, sizeof(why));
+	/* read once: the checked pages leave this process's memory (RSS flat in the file size) */
+	if (size && off < in->size) {
+		size_t ps = sysconf(_SC_PAGESIZE), start = off & ~(ps - 1);
+		size_t end = size < in->size - off ? off + size : in->size;
+
+		madvise((void *)(in->map + start), end - start, MADV_DONTNEED);
+	}
 	if (err == -ENOMEM)
 		return err;
 	if (err)
@@ -429,6 +460,8 @@ static int read_options(struct input *in, struct cursor *c, struct tracedat_meta
 			snprintf(num, sizeof(num), "%.*s", (int)size, (const char *)o.p);
 			in->ts_offset += strtoll(num, NULL, 0) * (id == TRACEDAT_OPT_DATE ? 1000 : 1);
 		}
+		if ((id == TRACEDAT_OPT_TSC2NSEC || id == TRACEDAT_OPT_TIME_SHIFT) && in->cpus)
+			in->cpus->converted = true;
 		if (id == TRACEDAT_OPT_TRACECLOCK && !in->top_clock)
 			in->top_clock = selected_clock((const char *)o.p, size);
 		if (option_kept(id)) {
@@ -677,12 +710,41 @@ static int put_top_buffer_first(struct tracedat_meta *m, const char *clock)
 	return 0;
 }
 
+void tracedat_cpu_table__free(struct tracedat_cpu_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->v[i].buffer);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct tracedat_cpu_data *tracedat_cpu_table__find(const struct tracedat_cpu_table *t,
+							 const char *buffer, unsigned int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		if (t->v[i].cpu == cpu && !strcmp(t->v[i].buffer, buffer))
+			return &t->v[i];
+	}
+	return NULL;
+}
+
 int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
 			      struct tracedat_input_info *info, char *err, size_t errlen)
 {
+	return tracedat_input__read_layout(path, m, info, NULL, err, errlen);
+}
+
+int tracedat_input__read_layout(const char *path, struct tracedat_meta *m,
+				struct tracedat_input_info *info, struct tracedat_cpu_table *cpus,
+				char *err, size_t errlen)
+{
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n',
 					       'g' };
-	struct input in = { .path = path, .err = err, .errlen = errlen };
+	struct input in = { .path = path, .err = err, .errlen = errlen, .cpus = cpus };
 	struct cursor c;
 	const char *ver;
 	struct stat st;
@@ -744,6 +806,8 @@ int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
 	if (!ret && (!m->nr_cpus || m->nr_cpus > MAX_CPUS))
 		ret = fail(&in, "no CPU count");
 cleanup:
+	if (ret && cpus)
+		tracedat_cpu_table__free(cpus);
 	free(in.top_clock);
 	free(in.inst);
 	munmap((void *)in.map, in.size);

@@ -11,6 +11,8 @@
 #ifndef LBRSNAP_TRACEDAT_INPUT_H
 #define LBRSNAP_TRACEDAT_INPUT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include "tracedat/tracedat-writer.h"
 
 struct tracedat_input_info {
@@ -27,5 +29,31 @@ struct tracedat_input_info {
  */
 int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
 			      struct tracedat_input_info *info, char *err, size_t errlen);
+
+/* Where one CPU's recorded pages are in the file */
+struct tracedat_cpu_data {
+	char *buffer;			/* its name, "" for the top buffer */
+	unsigned int cpu;
+	__u64 offset;
+	__u64 size;
+	bool compressed;		/* v7 chunks, not pages */
+};
+
+struct tracedat_cpu_table {
+	struct tracedat_cpu_data *v;
+	size_t nr, cap;
+	bool converted;			/* TSC2NSEC or TIME_SHIFT: libtracecmd converts the times */
+};
+
+/*
+ * tracedat_input__read_meta(), and where each CPU's data are (cpus zeroed by the caller,
+ * filled on success): a merge copies uncompressed pages without decoding them.
+ */
+int tracedat_input__read_layout(const char *path, struct tracedat_meta *m,
+				struct tracedat_input_info *info, struct tracedat_cpu_table *cpus,
+				char *err, size_t errlen);
+const struct tracedat_cpu_data *tracedat_cpu_table__find(const struct tracedat_cpu_table *t,
+							 const char *buffer, unsigned int cpu);
+void tracedat_cpu_table__free(struct tracedat_cpu_table *t);
 
 #endif /* LBRSNAP_TRACEDAT_INPUT_H */

@@ -17,6 +17,8 @@
 #define DELTA_MAX		((1ULL << DELTA_BITS) - 1)
 #define COMMIT_MISSED		(1ULL << 31)
 #define COMMIT_MISSED_STORED	(1ULL << 30)
+/* finished pages are gathered and written together: one write per MiB, not per page */
+#define WRITE_BYTES		(1U << 20)
 
 struct tracedat_pages {
 	int fd;
@@ -25,7 +27,9 @@ struct tracedat_pages {
 	long long missed;		/* missed-events mark of the current page */
 	__u64 last_ts;
 	long long written;
-	unsigned char *page;
+	unsigned char *page;		/* the page being filled, inside out */
+	unsigned char *out;		/* finished pages not yet written */
+	size_t out_len, out_cap;
 };
 
 int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **out)
@@ -37,14 +41,44 @@ int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	p->page = calloc(1, page_size);
-	if (!p->page) {
+	p->out_cap = page_size > WRITE_BYTES ? page_size : WRITE_BYTES / page_size * page_size;
+	p->out = malloc(p->out_cap);
+	if (!p->out) {
 		free(p);
 		return -ENOMEM;
 	}
 	p->fd = fd;
 	p->page_size = page_size;
+	p->page = p->out;
+	memset(p->page, 0, page_size);
 	*out = p;
+	return 0;
+}
+
+static int write_out(struct tracedat_pages *p)
+{
+	int err = p->out_len ? write_all(p->fd, p->out, p->out_len) : 0;
+
+	if (err)
+		return err;
+	p->written += p->out_len;
+	p->out_len = 0;
+	return 0;
+}
+
+/* The next page to fill, zeroed, after the finished ones (written when there is no room). */
+static int next_page(struct tracedat_pages *p)
+{
+	int err;
+
+	p->out_len += p->page_size;
+	if (p->out_len + p->page_size > p->out_cap) {
+		err = write_out(p);
+		if (err)
+			return err;
+	}
+	p->page = p->out + p->out_len;
+	memset(p->page, 0, p->page_size);
 	return 0;
 }
 
@@ -73,14 +107,24 @@ static int flush_page(struct tracedat_pages *p)
 		}
 	}
 	memcpy(p->page + 8, &commit, 8);
-	err = write_all(p->fd, p->page, p->page_size);
+	err = next_page(p);
 	if (err)
 		return err;
-	p->written += p->page_size;
-	memset(p->page, 0, p->page_size);
 	p->used = 0;
 	p->missed = 0;
 	return 0;
+}
+
+int tracedat_pages__copy_page(struct tracedat_pages *p, const void *page, __u64 last_ts)
+{
+	int err;
+
+	err = flush_page(p);
+	if (err)
+		return err;
+	memcpy(p->page, page, p->page_size);
+	p->last_ts = last_ts;
+	return next_page(p);
 }
 
 int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, unsigned int len,
@@ -144,7 +188,7 @@ int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, un
 
 long long tracedat_pages__finish(struct tracedat_pages *p)
 {
-	int err = flush_page(p);
+	int err = flush_page(p) ?: write_out(p);
 
 	return err ? err : p->written;
 }
@@ -153,6 +197,6 @@ void tracedat_pages__free(struct tracedat_pages *p)
 {
 	if (!p)
 		return;
-	free(p->page);
+	free(p->out);
 	free(p);
 }

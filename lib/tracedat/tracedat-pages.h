@@ -28,6 +28,11 @@ int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **
  */
 int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, unsigned int len,
 			long long missed);
+/*
+ * Appends a whole page of the input as it is (header time stamp, commit word, events), after
+ * the current page; last_ts is its last event's time. The next event added starts a new page.
+ */
+int tracedat_pages__copy_page(struct tracedat_pages *p, const void *page, __u64 last_ts);
 /* Writes the last partial page; returns the number of bytes written in all, or -errno. */
 long long tracedat_pages__finish(struct tracedat_pages *p);
 void tracedat_pages__free(struct tracedat_pages *p);
