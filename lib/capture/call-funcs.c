@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "capture/call-funcs.h"
 #include "capture/dwarf-types.h"
+#include "symbols/elf-funcs.h"
 
 struct named_addr {
 	char *name;
@@ -77,39 +78,30 @@ static int add_name(struct call_funcs *cf, const char *name, __u64 addr)
 	return 0;
 }
 
+struct glob_match {
+	struct call_funcs *cf;
+	const char *glob;
+	long found;
+};
+
+static int glob_match__sym(const char *name, const GElf_Sym *sym, void *ctx)
+{
+	struct glob_match *gm = ctx;
+
+	/* an IFUNC symbol is its resolver, not the code that runs */
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || fnmatch(gm->glob, name, 0))
+		return 0;
+	gm->found++;
+	return add_name(gm->cf, name, sym->st_value);
+}
+
 /* Every defined function of the file's symbol tables that glob matches; the count */
 static long match_glob(Elf *elf, struct call_funcs *cf, const char *glob, int *err)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Sym sym;
-	long found = 0;
-	size_t i, n;
+	struct glob_match gm = { .cf = cf, .glob = glob };
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < n; i++) {
-			const char *name;
-
-			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !*name || fnmatch(glob, name, 0))
-				continue;
-			found++;
-			*err = add_name(cf, name, sym.st_value);
-			if (*err)
-				return -1;
-		}
-	}
-	return found;
+	*err = elf_funcs__for_each(elf, glob_match__sym, &gm);
+	return *err ? -1 : gm.found;
 }
 
 /* A function without DWARF returns a register of unknown type: never an error */

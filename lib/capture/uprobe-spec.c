@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "capture/uprobe-spec.h"
+#include "symbols/elf-funcs.h"
 
 /* Where the dynamic linker looks when ld.so.conf names nothing else (x86-64 Debian first) */
 static const char *const lib_dirs[] = {
@@ -141,43 +142,39 @@ int uprobe_spec__resolve_path(const char *name, char **out)
  * The function's address and size in the file's symbol tables. A name defined at two
  * addresses (two static functions of different files) is ambiguous: -ENOTUNIQ.
  */
+struct func_find {
+	const char *func;
+	__u64 addr, size;
+	bool found;
+};
+
+static int func_find__sym(const char *name, const GElf_Sym *sym, void *ctx)
+{
+	struct func_find *ff = ctx;
+
+	if (strcmp(name, ff->func))
+		return 0;
+	if (ff->found && ff->addr != sym->st_value)
+		return -ENOTUNIQ;
+	ff->found = true;
+	ff->addr = sym->st_value;
+	if (sym->st_size)
+		ff->size = sym->st_size;
+	return 0;
+}
+
 static int find_func(Elf *elf, const char *func, __u64 *addr, __u64 *size)
 {
-	Elf_Scn *scn = NULL;
-	bool found = false;
-	GElf_Shdr sh;
-	GElf_Sym sym;
-	size_t i, n;
+	struct func_find ff = { .func = func, .addr = *addr, .size = *size };
+	int ret = elf_funcs__for_each(elf, func_find__sym, &ff);
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < n; i++) {
-			const char *name;
-			int type;
-
-			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF)
-				continue;
-			type = GELF_ST_TYPE(sym.st_info);
-			if (type != STT_FUNC && type != STT_GNU_IFUNC)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || strcmp(name, func))
-				continue;
-			if (found && *addr != sym.st_value)
-				return -ENOTUNIQ;
-			found = true;
-			*addr = sym.st_value;
-			if (sym.st_size)
-				*size = sym.st_size;
-		}
-	}
-	return found ? 0 : -ENOENT;
+	if (ret)
+		return ret;
+	if (!ff.found)
+		return -ENOENT;
+	*addr = ff.addr;
+	*size = ff.size;
+	return 0;
 }
 
 /* Splits "PATH:A" (or "PATH:A:B" for usdt) at its last colons */

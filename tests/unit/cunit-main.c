@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Runs unit_suites and prints one TAP-like line per test for tests/run-tests. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <CUnit/Basic.h>
 #include "unit.h"
 
@@ -40,4 +42,22 @@ int main(void)
 	failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
+}
+
+int unit_self__init(char *self, size_t len, char *tmpdir)
+{
+	ssize_t n = readlink("/proc/self/exe", self, len - 1);
+
+	if (n <= 0 || !mkdtemp(tmpdir))
+		return -1;
+	self[n] = 0;
+	return 0;
+}
+
+int unit_tmpdir__remove(const char *tmpdir)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
 }

@@ -34,20 +34,12 @@ __attribute__((noipa, used)) unsigned short unit_probe_me(const char *s, long n,
 
 static int suite_init(void)
 {
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n <= 0 || !mkdtemp(tmpdir))
-		return -1;
-	self[n] = 0;
-	return 0;
+	return unit_self__init(self, sizeof(self), tmpdir);
 }
 
 static int suite_clean(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) ? -1 : 0;
+	return unit_tmpdir__remove(tmpdir);
 }
 
 static void test_usdt_args(void)

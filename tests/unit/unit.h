@@ -10,6 +10,16 @@
 
 #include <CUnit/CUnit.h>
 
+#include <stddef.h>
+
 extern CU_SuiteInfo unit_suites[];
+
+/*
+ * For suites whose input is the test program itself (its DWARF, symbols and SDT notes): its
+ * path into self, and tmpdir (a mkdtemp() template) made. 0 or -1, as a CUnit suite init.
+ */
+int unit_self__init(char *self, size_t len, char *tmpdir);
+/* tmpdir and all in it removed: 0 or -1, as a CUnit suite cleanup */
+int unit_tmpdir__remove(const char *tmpdir);
 
 #endif
