@@ -285,6 +285,13 @@ static __always_inline __u32 bounded(__u32 v, const __u32 max)
 	return v;
 }
 
+/* v, or max where it is larger: a clamp the verifier sees next to the use (see bounded()) */
+static __always_inline __u32 clamped(__u32 v, const __u32 max)
+{
+	asm volatile("if %0 <= %1 goto +1; %0 = %1" : "+r"(v) : "i"(max));
+	return v;
+}
+
 /* The record's extra values (capture.h), one line per enum lbrsnap_extra_idx */
 static __always_inline void fill_extra(__u64 *v)
 {
@@ -314,7 +321,9 @@ static __always_inline void fill_strs(__u32 flags, struct lbrsnap_args *a, __u64
 	 */
 	if (room > LBRSNAP_MAX_STRS)
 		room = LBRSNAP_MAX_STRS;
-	bpf_probe_read_kernel(strs, room * str_size, NULL);
+	/* clamped again: 6.1's verifier loses room's bound through a 32-bit spill */
+	bpf_probe_read_kernel(strs, clamped(room * str_size, LBRSNAP_MAX_STRS *
+					    LBRSNAP_STR_SIZE(LBRSNAP_MAX_STRING_LEN)), NULL);
 	for (i = 0; i < LBRSNAP_MAX_ARGS; i++) {
 		if (i >= n || k >= room || k >= LBRSNAP_MAX_STRS)
 			break;
