@@ -4,7 +4,8 @@
  *
  *   record-fields perf		the perf.data event's field names, in RAW order, one a line
  *				(what perf-scripts/lbrsnap_perf.py's FIELDS must say)
- *   record-fields perf-call	the same for lbr:call (lbrsnap_perf.py's CALL_FIELDS)
+ *   record-fields perf-call	the same for lbr:call (what lbrsnap_perf.call_fields() reads
+ *				from a converted file: t-perf-calls)
  *   record-fields doc-perf	asciidoc tables of the fields, for the man pages
  *   record-fields doc-tracedat
  *   record-fields doc-json

@@ -26,10 +26,9 @@ FEAT_EVENT_DESC = 12
 FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
           "trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",
           "ret_kind", "call", "cgroup")
-# lbr:call, one event per call of a --calls scope (LBR_PERF_CALL_FIELDS, compared likewise)
+# lbr:call, one event per call of a --calls scope: its fields (LBR_PERF_CALL_FIELDS) are
+# read from its format in the file (call_fields()), so no list here can drift from them
 CALL_EVENT = "lbr:call"
-CALL_FIELDS = ("ret", "duration_ns", "seq", "err", "func", "result", "attach", "depth", "idx",
-               "nr", "origin", "returned", "dropped")
 
 
 class Kallsyms:
@@ -137,14 +136,16 @@ class LbrSample:
 
 
 class LbrCall:
-    """One call of a --calls scope: lbrsnap report's tree line, and the record it is of."""
+    """One call of a --calls scope: lbrsnap report's tree line, and the record it is of.
+    Its attributes are the lbr:call format's fields (lbrsnap-perf(1)): func, depth,
+    duration_ns, ret, result, err, origin, returned, idx, nr, dropped, attach, seq."""
 
-    def __init__(self, cpu, secs, nsecs, tid, comm, fields):
+    def __init__(self, cpu, secs, nsecs, tid, comm, names, fields):
         self.cpu = cpu
         self.time = secs * 1000000000 + nsecs      # the call's entry
         self.tid = tid
         self.comm = comm
-        for name, value in zip(CALL_FIELDS, fields):
+        for name, value in zip(names, fields):
             setattr(self, name, value)
         self.ret = _signed(self.ret, 8)
 
@@ -236,6 +237,27 @@ def format_names(path):
             for m in re.finditer(rb"name: (\w+)\nID: (\d+)\nformat:\n", data)}
 
 
+def call_fields(path):
+    """The lbr:call format's field names, in RAW order (the handler's parameters)."""
+    fmts = _formats(path)
+    descs = dict(event_descs(path))
+    return fmts.get(format_names(path).get(descs.get(CALL_EVENT)), [])
+
+
+def _formats(path):
+    """{format name: [field name, ...]} of the tracing data, common fields left out."""
+    with open(path, "rb") as f:
+        header = f.read(104)
+        if len(header) < 104 or header[:8] != b"PERFILE2":
+            raise ValueError("%s: not a perf.data file" % path)
+        data = _feature(f, header, FEAT_TRACING_DATA) or b""
+    return {m.group(1).decode(): [n.decode() for n in
+                                  re.findall(rb"field:[^;]*?(\w+)(?:\[\d+\])?;", m.group(2))
+                                  if not n.startswith(b"common_")]
+            for m in re.finditer(rb"name: (\w+)\nID: \d+\nformat:\n(.*?)\nprint fmt:", data,
+                                 re.S)}
+
+
 def event_arg_fields(path):
     """{format name: [(argument field, size, signed), ...]} of the lbr events, from the
     tracing data."""
@@ -282,13 +304,13 @@ def _make_handler(event, callback, arg_fields):
     return namespace["handler"]
 
 
-def _make_call_handler(callback):
-    params = ", ".join(CALL_FIELDS)
+def _make_call_handler(callback, names):
+    params = ", ".join("p%d" % i for i in range(len(names)))
     src = ("def handler(event_name, context, common_cpu, common_secs, common_nsecs, "
            "common_pid, common_comm, common_callchain, %s, perf_sample_dict):\n"
            "    call(LbrCall(common_cpu, common_secs, common_nsecs, common_pid, common_comm, "
-           "(%s,)))\n" % (params, params))
-    namespace = {"call": callback, "LbrCall": LbrCall}
+           "names, (%s,)))\n" % (params, params))
+    namespace = {"call": callback, "LbrCall": LbrCall, "names": names}
     exec(src, namespace)
     return namespace["handler"]
 
@@ -306,7 +328,8 @@ def install(namespace, callback, call_callback=None):
         fmt = formats.get(config) or handler_name(event)[len("lbr__"):]
         if event == CALL_EVENT:
             if call_callback:
-                namespace["lbr__" + fmt] = _make_call_handler(call_callback)
+                namespace["lbr__" + fmt] = _make_call_handler(call_callback,
+                                                              _formats(input_path()).get(fmt, []))
             continue
         namespace["lbr__" + fmt] = _make_handler(event, callback, arg_fields.get(fmt, []))
         count += 1
