@@ -9,6 +9,7 @@
 #include <string.h>
 #include <tracefs.h>
 #include <traceevent/event-parse.h>
+#include "lbrfile/ret-value.h"
 #include "tracedat-lbr/tracedat-fgraph.h"
 
 #define FGRAPH_COMMON \
@@ -424,4 +425,67 @@ int tracedat_fgraph__encode(const struct tracedat_fgraph *g, const struct lbr_re
 	while (nr_open && !err)
 		err = fg_exit(&e, &cs->call[open[--nr_open]]);
 	return err ?: e.n;
+}
+
+const char tracedat_fgraph_calls_format[] =
+	"name: calls\nID: 29999\nformat:\n" FGRAPH_COMMON
+	"\tfield:__data_loc char[] attach;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int nr;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:int origin;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int dropped;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] origin_func;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] origin_ret;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long long span_ns;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"%s nr=%u dropped=%u origin=%s%s%s\", __get_str(attach), REC->nr, "
+	"REC->dropped, __get_str(origin_func), REC->origin >= 0 ? \" ret=\" : \"\", "
+	"__get_str(origin_ret)\n";
+
+/* A string at *off as a __data_loc word at field offset at (NUL included) */
+static int put_str(unsigned char *buf, size_t size, int at, unsigned int *off, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	__u32 loc;
+
+	if (*off + len > size || len > 0xffff)
+		return -ENAMETOOLONG;
+	memcpy(buf + *off, s, len);
+	loc = (__u32)len << 16 | *off;
+	memcpy(buf + at, &loc, 4);
+	*off += len;
+	return 0;
+}
+
+int tracedat_fgraph__encode_calls(const struct lbr_record_view *v, tracedat_emit_fn fn,
+				  void *ctx)
+{
+	unsigned char buf[8192] __attribute__((aligned(8)));
+	const struct lbrsnap_calls *cs = v->calls;
+	char func[256] = "", ret[LBR_RET_LEN] = "";
+	unsigned int off = 40;
+	__u64 span = 0;
+	__s32 origin = -1;
+	int err;
+
+	if (!cs || !cs->nr)
+		return 0;
+	if (v->origin >= 0 && v->origin < cs->nr) {
+		const struct lbrsnap_call *o = &cs->call[v->origin];
+
+		origin = v->origin;
+		lbr_record_view__call_name(v, origin, func, sizeof(func));
+		if (o->flags & LBRSNAP_CALL_HAS_RET)
+			lbr_ret__format(o->ret_kind, o->ret, ret, sizeof(ret));
+	}
+	if (cs->call[0].start_ns < v->ev->time_ns)
+		span = v->ev->time_ns - cs->call[0].start_ns;
+	memset(buf, 0, 40);
+	put_common(buf, TRACEDAT_ID_CALLS, v->ev->tid);
+	memcpy(buf + 12, &(__u32){ cs->nr }, 4);
+	memcpy(buf + 16, &origin, 4);
+	memcpy(buf + 20, &cs->dropped, 4);
+	memcpy(buf + 32, &span, 8);
+	err = put_str(buf, sizeof(buf), 8, &off, v->attach) ?:
+	      put_str(buf, sizeof(buf), 24, &off, origin >= 0 ? func : "none") ?:
+	      put_str(buf, sizeof(buf), 28, &off, ret);
+	return err ?: fn(ctx, v->ev->time_ns, buf, off);
 }

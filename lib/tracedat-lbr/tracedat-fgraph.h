@@ -53,6 +53,20 @@ struct tracedat_fgraph {
 	bool builtin;				/* the built-in 6.1 layout */
 };
 
+/*
+ * lbr:calls, one per record with calls, after its other lbr events (same time): what the
+ * funcgraph events cannot say. attach; nr calls; origin, the error's origin's index in
+ * entry order (-1: none), its function (origin_func) and return value (origin_ret, as
+ * lbr_ret__format() writes it); dropped calls; span_ns, the record's time minus its first
+ * call's entry (where a viewer finds the tree on the record's CPU).
+ */
+#define TRACEDAT_ID_CALLS	29999
+extern const char tracedat_fgraph_calls_format[];
+
+/* Encodes the lbr:calls event of v (names: the capture's META calls.AP) */
+int tracedat_fgraph__encode_calls(const struct lbr_record_view *v, tracedat_emit_fn fn,
+				  void *ctx);
+
 /* Linux 6.1's formats (the oldest kernel lbrsnap runs on): for captures without their own */
 extern const char tracedat_fgraph_entry_6_1[];
 extern const char tracedat_fgraph_exit_6_1[];

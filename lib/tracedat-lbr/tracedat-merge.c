@@ -413,6 +413,8 @@ static int add_ftrace_format(struct tracedat_meta *m, const char *text)
  * --calls: the funcgraph layout. A merge writes in the recording's own formats; a convert in
  * the capture's (the recording kernel's), which go into the file's ftrace section.
  */
+static bool format_id_taken(const struct tracedat_meta *m, long id);
+
 static int fgraph_setup(struct merge *mg, const char *input, const char *capture)
 {
 	char *entry, *exit;
@@ -421,6 +423,9 @@ static int fgraph_setup(struct merge *mg, const char *input, const char *capture
 	mg->has_calls = tracedat_fgraph__capture_has_calls(mg->cap);
 	if (!mg->has_calls)
 		return 0;
+	if (format_id_taken(&mg->meta, TRACEDAT_ID_CALLS))
+		return fail(mg, -EEXIST, "%s: event id %d is taken", input ?: capture,
+			    TRACEDAT_ID_CALLS);
 	if (!input) {
 		err = tracedat_fgraph__from_capture(&mg->fg, mg->cap);
 		if (err)
@@ -446,11 +451,18 @@ static int fgraph_setup(struct merge *mg, const char *input, const char *capture
 	return 0;
 }
 
-/* Each attach point's call functions' addresses, user ones named in the file's kallsyms */
+/*
+ * The lbr:calls event; each attach point's call functions' addresses, user ones named in the
+ * file's kallsyms
+ */
 static int add_call_addrs(struct merge *mg)
 {
+	const char *calls = tracedat_fgraph_calls_format;
 	size_t ap;
 	int err;
+
+	if (tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, 1, &calls))
+		return -ENOMEM;
 
 	mg->call_addrs = calloc(mg->nr_fields ?: 1, sizeof(*mg->call_addrs));
 	mg->nr_call_addrs = calloc(mg->nr_fields ?: 1, sizeof(*mg->nr_call_addrs));
@@ -744,6 +756,8 @@ static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 					    mg->nr_call_addrs[ap], emit_call, mg);
 	if (n >= 0)
 		n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
+	if (n >= 0 && mg->view.calls && mg->has_calls)
+		n = tracedat_fgraph__encode_calls(&mg->view, emit, mg);
 
 	if (n < 0)
 		return n;
