@@ -28,6 +28,13 @@ $(OUT)/plugin/lbr-field.o: plugin/lbr-field.c plugin/lbr-field.h | deps-ok
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -D_GNU_SOURCE -fvisibility=hidden \
 		$(shell pkg-config --cflags libtraceevent 2>/dev/null) -c -o $@ $<
 
+# The window's call tree (--calls): the KernelShark plugin's only
+$(OUT)/plugin/lbr-calls.o: plugin/lbr-calls.c plugin/lbr-calls.h plugin/lbr-field.h | deps-ok
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(PLUGIN_CFLAGS) -D_GNU_SOURCE -fvisibility=hidden \
+		$(shell pkg-config --cflags libtraceevent 2>/dev/null) -c -o $@ $<
+
 # No -ltraceevent: the symbols must bind to the host (perf links libtraceevent statically).
 $(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c $(OUT)/plugin/ret-value.o \
 		$(OUT)/plugin/lbr-field.o | deps-ok
@@ -37,7 +44,7 @@ $(OUT)/plugin/plugin_lbr.so: plugin/plugin_lbr.c $(OUT)/plugin/ret-value.o \
 		-o $@ $^
 
 $(OUT)/plugin/kernelshark/plugin-lbr.so: plugin/kshark-lbr.cpp $(OUT)/plugin/ret-value.o \
-		$(OUT)/plugin/lbr-field.o | deps-ok
+		$(OUT)/plugin/lbr-field.o $(OUT)/plugin/lbr-calls.o | deps-ok
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CXX) -std=c++17 $(PLUGIN_CFLAGS) -Wno-ignored-qualifiers -shared \

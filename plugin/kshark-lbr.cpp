@@ -35,6 +35,7 @@
 
 extern "C" {
 #include "lbr-field.h"
+#include "lbr-calls.h"
 #include "lbrfile/ret-value.h"
 }
 
@@ -46,6 +47,8 @@ extern "C" {
 struct tep_record *tracecmd_read_at(struct tracecmd_input *handle, unsigned long long offset,
 				    int *cpu);
 struct tep_record *tracecmd_read_data(struct tracecmd_input *handle, int cpu);
+int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu,
+				  unsigned long long ts);
 void tracecmd_free_record(struct tep_record *record);
 }
 
@@ -104,6 +107,60 @@ static std::string trimmed_line(unsigned long long n, const char *what)
 	return line;
 }
 
+/*
+ * The record's call tree: its task's funcgraph events on its CPU from span_ns before the
+ * snapshot up to it (lbr:calls, tracedat-fgraph.h)
+ */
+static std::string call_tree(tep_handle *tep, tracecmd_input *in, int cpu, tep_record *snap,
+			     tep_event *calls, tep_record *rec)
+{
+	unsigned long long span = field_val(calls, rec, "span_ns", 0);
+	unsigned long long nr = field_val(calls, rec, "nr", 0);
+	long long origin = (int)field_val(calls, rec, "origin", (unsigned long long)-1);
+	tep_event *en = tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
+	tep_event *ex = tep_find_event_by_name(tep, "ftrace", "funcgraph_exit");
+	std::vector<tep_record *> recs;
+	std::string out = "\ncalls (origin ";
+	const unsigned char *p;
+	tep_record *r;
+	int len = 0, pid = tep_data_pid(tep, snap);
+	unsigned long long start = snap->ts > span ? snap->ts - span : 0, entries = 0;
+	char *tree;
+
+	p = (const unsigned char *)lbr_field__raw(calls, rec, "origin_func", &len);
+	out += origin >= 0 && p && len > 0 ?
+		std::string((const char *)p, strnlen((const char *)p, len)) : "none";
+	p = (const unsigned char *)lbr_field__raw(calls, rec, "origin_ret", &len);
+	if (origin >= 0 && p && len > 1)
+		out += ", ret=" + std::string((const char *)p, strnlen((const char *)p, len));
+	out += "):\n";
+	if (!en || !ex)
+		return out + "    (the file has no funcgraph formats)\n";
+	if (tracecmd_set_cpu_to_timestamp(in, cpu, start) < 0)
+		return out + "    (cannot be read)\n";
+	/* the task's entries and exits from the tree's start to the snapshot */
+	while ((r = tracecmd_read_data(in, cpu)) && r->ts <= snap->ts) {
+		int type = tep_data_type(tep, r);
+
+		if (r->ts >= start && tep_data_pid(tep, r) == pid &&
+		    (type == en->id || (type == ex->id && entries)) &&
+		    (type == ex->id || entries < nr)) {
+			entries += type == en->id;
+			recs.push_back(r);
+			continue;
+		}
+		tracecmd_free_record(r);
+	}
+	if (r)
+		tracecmd_free_record(r);
+	tree = lbr_calls__tree(tep, recs.data(), recs.size(), origin);
+	out += tree ? tree : "";
+	free(tree);
+	for (tep_record *x : recs)
+		tracecmd_free_record(x);
+	return out;
+}
+
 /* The record of the snapshot, and of the stack event right behind it on the same CPU. */
 static std::string describe(int sd, const kshark_entry *e)
 {
@@ -111,7 +168,8 @@ static std::string describe(int sd, const kshark_entry *e)
 	kshark_data_stream *stream;
 	tracecmd_input *in;
 	tep_handle *tep;
-	tep_event *snap, *stack, *ustack;
+	tep_event *snap, *stack, *ustack, *calls;
+	std::string tree;
 	tep_record *rec, *next;
 	const unsigned char *p;
 	char line[128], ret[LBR_RET_LEN] = "";
@@ -158,13 +216,18 @@ static std::string describe(int sd, const kshark_entry *e)
 	if (!field_val(snap, rec, "nr", 0))
 		out += "  (none: no LBR on this machine, or not captured)\n";
 	ustack = tep_find_event_by_name(tep, "lbr", "user_stack");
+	calls = tep_find_event_by_name(tep, "lbr", "calls");
 	/*
 	 * branch events, then the stack and the user stack follow the snapshot, all with its
 	 * time: the record's events end at the first other time
 	 */
-	next = stack || ustack ? tracecmd_read_data(in, cpu) : nullptr;
+	next = stack || ustack || calls ? tracecmd_read_data(in, cpu) : nullptr;
 	while (next && next->ts == rec->ts) {
 		int type = tep_data_type(tep, next);
+
+		/* another record's snapshot at the same time: this record's events are over */
+		if (type == snap->id)
+			break;
 
 		if (stack && type == stack->id) {
 			out += "\nkernel stack (innermost first):\n";
@@ -190,6 +253,9 @@ static std::string describe(int sd, const kshark_entry *e)
 					break;
 				at = sep + 4;
 			}
+		} else if (calls && type == calls->id) {
+			/* the record's last event: reading its tree moves the CPU's cursor */
+			tree = call_tree(tep, in, cpu, rec, calls, next);
 			break;
 		}
 		tracecmd_free_record(next);
@@ -198,7 +264,7 @@ static std::string describe(int sd, const kshark_entry *e)
 	if (next)
 		tracecmd_free_record(next);
 	tracecmd_free_record(rec);
-	return out;
+	return out + tree;
 }
 
 class SnapshotMark : public KsPlot::PlotObject {

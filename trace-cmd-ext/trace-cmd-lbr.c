@@ -27,6 +27,9 @@ static void print_stats(const char *output, const struct tracedat_merge_stats *s
 			st->nr_buffers == 1 ? "" : "s", st->in_version, st->in_compression);
 	fprintf(stderr, "%llu lbr records as %llu lbr events",
 		(unsigned long long)st->lbr_records, (unsigned long long)st->lbr_events);
+	if (st->call_events)
+		fprintf(stderr, " and %llu funcgraph events of their calls",
+			(unsigned long long)st->call_events);
 	if (st->lbr_lost)
 		fprintf(stderr, "; the capture lost %llu records", (unsigned long long)st->lbr_lost);
 	fputc('\n', stderr);

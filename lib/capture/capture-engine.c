@@ -45,6 +45,7 @@
 #include "capture/proc-maps.h"
 #include "capture/syscall-table.h"
 #include "capture/verifier-log.h"
+#include "tracedat-lbr/tracedat-fgraph.h"
 #include "capture.skel.h"
 
 #define PROGS LBRSNAP_PROGS_PER_KIND
@@ -1240,6 +1241,7 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 		ret |= lbrfile_writer__meta(w, "uncounted", "%s", c->uncounted);
 	if (c->opts.calls) {
 		char key[32], *list = call_funcs__list(&c->calls);
+		int fg;
 
 		/* the call trace's function ids name these, the scope's own first */
 		snprintf(key, sizeof(key), "calls.%zu", c->calls_ap);
@@ -1248,6 +1250,13 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 					    LBRSNAP_CALLS_DEPTH, LBRSNAP_MAX_CALLS,
 					    LBRSNAP_CALLS_TASKS);
 		free(list);
+		/* trace.dat writes the calls in this kernel's funcgraph layout */
+		fg = ret ? 0 : tracedat_fgraph__save_meta(w);
+		if (fg == -ENOENT)
+			pr_warn("%s: tracefs has no ftrace funcgraph formats: trace.dat will show "
+				"the calls in the built-in Linux 6.1 layout\n", c->opts.who);
+		else
+			ret |= fg;
 	}
 	if (ret)
 		return -ENOMEM;

@@ -16,12 +16,14 @@
 #include <traceevent/kbuffer.h>
 #include "lbrfile/capture-match.h"
 #include "lbrfile/lbrfile.h"
+#include "tracedat-lbr/tracedat-fgraph.h"
 #include "tracedat-lbr/tracedat-formats.h"
 #include "tracedat/tracedat-input.h"
 #include "tracedat/tracedat-live.h"
 #include "tracedat-lbr/tracedat-merge.h"
 #include "tracedat/tracedat-pages.h"
 #include "tracedat/tracedat-writer.h"
+#include "util/print.h"
 #include "util/text-escape.h"
 
 /* Pages read at a time when the recorded pages are streamed: memory flat in the file's size */
@@ -50,6 +52,25 @@ struct task_table {
 	bool *used;
 };
 
+/*
+ * A CPU's lbr and funcgraph events not written yet, in time order (equal times in the order
+ * they came): a record's calls start before its time, so the recorded events and the other
+ * records' events that fall between go in between.
+ */
+struct lbr_pending {
+	__u64 ts;
+	size_t off;			/* in the queue's data */
+	unsigned int len;
+};
+
+struct lbr_queue {
+	struct lbr_pending *v;
+	size_t head, nr, alloc;
+	unsigned char *data;
+	size_t used, cap;
+	__u64 last_ts;			/* the CPU's last event written */
+};
+
 struct merge {
 	struct lbrfile *cap;
 	struct ksyms *ks;		/* the capture's kallsyms: tells the tracing path */
@@ -74,6 +95,12 @@ struct merge {
 	struct tracedat_pages *pages;
 	struct event_fields *fields;	/* per attach point: its argument event's fields */
 	size_t nr_fields;
+	/* --calls: the funcgraph layout written, the functions' addresses per attach point */
+	bool has_calls;
+	struct tracedat_fgraph fg;
+	__u64 **call_addrs;
+	size_t *nr_call_addrs;
+	struct lbr_queue q;		/* the CPU being written's */
 	/*
 	 * What libtracecmd adds to the recorded time stamps (DATE, OFFSET options): they are
 	 * copied shifted and the options left out, so the lbr events are shifted alike.
@@ -352,6 +379,104 @@ static int add_arg_events(struct merge *mg)
 	return err;
 }
 
+/* The ftrace format text named name ("funcgraph_entry") of the recording, NUL-terminated */
+static char *recorded_format(const struct tracedat_meta *m, const char *name)
+{
+	char want[64];
+	size_t n = snprintf(want, sizeof(want), "name: %s\n", name);
+	int i;
+
+	for (i = 0; i < m->nr_ftrace; i++) {
+		const struct tracedat_blob *b = &m->ftrace[i];
+
+		if (b->len > n && !memcmp(b->data, want, n))
+			return strndup(b->data, b->len);
+	}
+	return NULL;
+}
+
+static int add_ftrace_format(struct tracedat_meta *m, const char *text)
+{
+	struct tracedat_blob *v = realloc(m->ftrace, (m->nr_ftrace + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	m->ftrace = v;
+	memset(&v[m->nr_ftrace], 0, sizeof(*v));
+	if (tracedat_blob__set(&v[m->nr_ftrace], text, strlen(text)))
+		return -ENOMEM;
+	m->nr_ftrace++;
+	return 0;
+}
+
+/*
+ * --calls: the funcgraph layout. A merge writes in the recording's own formats; a convert in
+ * the capture's (the recording kernel's), which go into the file's ftrace section.
+ */
+static bool format_id_taken(const struct tracedat_meta *m, long id);
+
+static int fgraph_setup(struct merge *mg, const char *input, const char *capture)
+{
+	char *entry, *exit;
+	int err;
+
+	mg->has_calls = tracedat_fgraph__capture_has_calls(mg->cap);
+	if (!mg->has_calls)
+		return 0;
+	if (format_id_taken(&mg->meta, TRACEDAT_ID_CALLS))
+		return fail(mg, -EEXIST, "%s: event id %d is taken", input ?: capture,
+			    TRACEDAT_ID_CALLS);
+	if (!input) {
+		err = tracedat_fgraph__from_capture(&mg->fg, mg->cap);
+		if (err)
+			return fail(mg, err, "%s: its funcgraph formats do not parse", capture);
+		if (mg->fg.builtin)
+			pr_warn("%s: no funcgraph formats saved (tracefs had none where it was "
+				"recorded): calls written in the built-in Linux 6.1 layout\n",
+				capture);
+		return add_ftrace_format(&mg->meta, mg->fg.entry_text) ?:
+		       add_ftrace_format(&mg->meta, mg->fg.exit_text);
+	}
+	entry = recorded_format(&mg->meta, "funcgraph_entry");
+	exit = recorded_format(&mg->meta, "funcgraph_exit");
+	err = entry && exit ? tracedat_fgraph__parse(&mg->fg, entry, exit) : -ENOENT;
+	free(entry);
+	free(exit);
+	if (err == -ENOENT)
+		return fail(mg, -EINVAL, "%s: no ftrace funcgraph_entry and funcgraph_exit formats: "
+			    "the calls of %s (--calls) cannot be written in its layout", input,
+			    capture);
+	if (err)
+		return fail(mg, err, "%s: its funcgraph formats do not parse", input);
+	return 0;
+}
+
+/*
+ * The lbr:calls event; each attach point's call functions' addresses, user ones named in the
+ * file's kallsyms
+ */
+static int add_call_addrs(struct merge *mg)
+{
+	const char *calls = tracedat_fgraph_calls_format;
+	size_t ap;
+	int err;
+
+	if (tracedat_meta__add_system(&mg->meta, TRACEDAT_LBR_SYSTEM, 1, &calls))
+		return -ENOMEM;
+
+	mg->call_addrs = calloc(mg->nr_fields ?: 1, sizeof(*mg->call_addrs));
+	mg->nr_call_addrs = calloc(mg->nr_fields ?: 1, sizeof(*mg->nr_call_addrs));
+	if (!mg->call_addrs || !mg->nr_call_addrs)
+		return -ENOMEM;
+	for (ap = 0; ap < mg->nr_fields; ap++) {
+		err = tracedat_fgraph__addrs(mg->cap, mg->ks, ap, &mg->call_addrs[ap],
+					     &mg->nr_call_addrs[ap]);
+		if (err)
+			return err;
+	}
+	return tracedat_fgraph__user_kallsyms(mg->cap, &mg->meta.kallsyms);
+}
+
 static int add_lbr_system(struct merge *mg)
 {
 	const char *texts[TRACEDAT_NR_FORMATS];
@@ -373,6 +498,8 @@ static int add_lbr_system(struct merge *mg)
 		return -ENOMEM;
 	if (ks && len && ksyms__parse(ks, len, &mg->ks))
 		return fail(mg, -EINVAL, "the capture's kallsyms cannot be parsed");
+	if (mg->has_calls && add_call_addrs(mg))
+		return -ENOMEM;
 	if (mg->nr_cap_cpus > mg->meta.nr_cpus)
 		mg->meta.nr_cpus = mg->nr_cap_cpus;
 	return add_cmdlines(mg);
@@ -533,22 +660,104 @@ static int meta_from_recording(struct merge *mg, const char *input)
 	return 0;
 }
 
+/* Queues an event in time order, after those of the same time already queued */
+static int lbr_queue__add(struct lbr_queue *q, __u64 ts, const void *payload, unsigned int len)
+{
+	size_t k;
+
+	if (q->nr == q->alloc) {
+		size_t alloc = q->alloc ? q->alloc * 2 : 256;
+		struct lbr_pending *v = realloc(q->v, alloc * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		q->v = v;
+		q->alloc = alloc;
+	}
+	if (q->used + len > q->cap) {
+		size_t cap = q->cap ? q->cap : 65536;
+		unsigned char *d;
+
+		while (cap < q->used + len)
+			cap *= 2;
+		d = realloc(q->data, cap);
+		if (!d)
+			return -ENOMEM;
+		q->data = d;
+		q->cap = cap;
+	}
+	memcpy(q->data + q->used, payload, len);
+	for (k = q->nr; k > q->head && q->v[k - 1].ts > ts; k--)
+		;
+	memmove(q->v + k + 1, q->v + k, (q->nr - k) * sizeof(*q->v));
+	q->v[k] = (struct lbr_pending){ .ts = ts, .off = q->used, .len = len };
+	q->nr++;
+	q->used += len;
+	return 0;
+}
+
+/* Writes the queued events before ts (all: ~0); none goes back past the CPU's last event */
+static int lbr_queue__put_before(struct merge *mg, __u64 ts)
+{
+	struct lbr_queue *q = &mg->q;
+	const struct lbr_pending *e;
+	int err;
+
+	for (; q->head < q->nr && (ts == ~0ULL || q->v[q->head].ts < ts); q->head++) {
+		e = &q->v[q->head];
+		if (e->ts > q->last_ts)
+			q->last_ts = e->ts;
+		err = tracedat_pages__add(mg->pages, q->last_ts, q->data + e->off, e->len, 0);
+		if (err)
+			return err;
+	}
+	if (q->head == q->nr)
+		q->head = q->nr = q->used = 0;
+	return 0;
+}
+
 static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
 {
 	struct merge *mg = ctx;
 
 	mg->st->lbr_events++;
-	return tracedat_pages__add(mg->pages, ts + mg->ts_offset, payload, len, 0);
+	return lbr_queue__add(&mg->q, ts + mg->ts_offset, payload, len);
+}
+
+static int emit_call(void *ctx, __u64 ts, const void *payload, unsigned int len)
+{
+	struct merge *mg = ctx;
+
+	mg->st->call_events++;
+	return lbr_queue__add(&mg->q, ts + mg->ts_offset, payload, len);
+}
+
+/* The earliest time of a record's events: its first call's entry, else its own */
+static __u64 record_first_ns(const struct lbr_record *rec)
+{
+	__u64 t = rec->ev->time_ns;
+
+	if (rec->calls && rec->calls->nr && rec->calls->call[0].start_ns < t)
+		t = rec->calls->call[0].start_ns;
+	return t;
 }
 
 static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 {
 	const struct event_fields *ef = rec->ev->ap < mg->nr_fields ? &mg->fields[rec->ev->ap] :
 					NULL;
-	int n;
+	__u32 ap = rec->ev->ap;
+	int n = 0;
 
 	lbr_record_view__init(&mg->view, mg->cap, mg->ks, rec, 0);
-	n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
+	/* the calls first: the scope's lbr events at its end go after its exit (leaf pairing) */
+	if (mg->view.calls && mg->has_calls && ap < mg->nr_fields)
+		n = tracedat_fgraph__encode(&mg->fg, &mg->view, mg->call_addrs[ap],
+					    mg->nr_call_addrs[ap], emit_call, mg);
+	if (n >= 0)
+		n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
+	if (n >= 0 && mg->view.calls && mg->has_calls)
+		n = tracedat_fgraph__encode_calls(&mg->view, emit, mg);
 
 	if (n < 0)
 		return n;
@@ -573,6 +782,7 @@ static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data
 	err = tracedat_pages__add(mg->pages, ts, data, size, missed);
 	if (err)
 		return err;
+	mg->q.last_ts = ts;
 	mg->st->kernel_events++;
 	if (buffer == 0) {
 		if (!mg->rec_at.last_ns || ts < mg->rec_at.first_ns)
@@ -598,26 +808,35 @@ static int lbr_cursor__init(struct merge *mg, struct lbr_cursor *c, struct cpu_r
 	return c->lbr ? lbrfile__record(mg->cap, true, lbr->idx[0], &c->cur) : 0;
 }
 
-/* Puts the capture's records that go before a recorded event at ts (all: ~0) */
+/*
+ * Puts the capture's events that go before a recorded event at ts (all: ~0): each record is
+ * queued when its first event's time comes, the queue written up to the next one's
+ */
 static int lbr_cursor__put_before(struct merge *mg, struct lbr_cursor *c, __u64 ts)
 {
+	__u64 next;
 	int err;
 
-	while (c->lbr && c->li < c->lbr->nr && (ts == ~0ULL ||
-	       c->cur.ev->time_ns + mg->ts_offset < ts)) {
+	for (;;) {
+		next = c->lbr && c->li < c->lbr->nr ? record_first_ns(&c->cur) + mg->ts_offset :
+		       ~0ULL;
+		err = lbr_queue__put_before(mg, next < ts ? next : ts);
+		if (err || next == ~0ULL || (ts != ~0ULL && next >= ts))
+			return err;
 		err = put_lbr(mg, &c->cur);
 		if (!err && ++c->li < c->lbr->nr)
 			err = lbrfile__record(mg->cap, true, c->lbr->idx[c->li], &c->cur);
 		if (err)
 			return err;
 	}
-	return 0;
 }
 
-/* Whether no capture record goes before a recorded event at ts */
+/* Whether no capture event goes before a recorded event at ts */
 static bool lbr_cursor__none_before(struct merge *mg, const struct lbr_cursor *c, __u64 ts)
 {
-	return !c->lbr || c->li >= c->lbr->nr || c->cur.ev->time_ns + mg->ts_offset >= ts;
+	if (mg->q.head < mg->q.nr && mg->q.v[mg->q.head].ts < ts)
+		return false;
+	return !c->lbr || c->li >= c->lbr->nr || record_first_ns(&c->cur) + mg->ts_offset >= ts;
 }
 
 /*
@@ -650,6 +869,7 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 		err = tracedat_pages__copy_page(mg->pages, page, last);
 		if (err)
 			return err;
+		mg->q.last_ts = last;
 		mg->st->kernel_events += nr;
 		mg->st->kernel_missed += missed != 0;
 		if (buffer == 0 && (!mg->rec_at.last_ns || ts < mg->rec_at.first_ns))
@@ -726,6 +946,8 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 	err = tracedat_writer__begin_cpu(mg->w, buffer, cpu, &mg->pages);
 	if (err)
 		return err;
+	mg->q.head = mg->q.nr = mg->q.used = 0;
+	mg->q.last_ts = 0;
 	err = lbr_cursor__init(mg, &lc, lbr);
 	if (err)
 		goto cleanup;
@@ -833,6 +1055,8 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 	if (!ret)
 		ret = input ? meta_from_recording(&mg, input) : meta_from_capture(&mg);
 	if (!ret)
+		ret = fgraph_setup(&mg, input, capture);
+	if (!ret)
 		ret = add_lbr_system(&mg);
 	if (!ret && lbrfile__nr_procs(mg.cap))
 		ret = usyms__new(&mg.us);
@@ -868,6 +1092,13 @@ cleanup:
 	ksyms__free(mg.ks);
 	usyms__free(mg.us);
 	free(mg.fields);
+	for (c = 0; mg.call_addrs && c < mg.nr_fields; c++)
+		free(mg.call_addrs[c]);
+	free(mg.call_addrs);
+	free(mg.nr_call_addrs);
+	tracedat_fgraph__free(&mg.fg);
+	free(mg.q.v);
+	free(mg.q.data);
 	for (c = 0; c < mg.nr_cap_cpus; c++)
 		free(mg.cpus[c].idx);
 	free(mg.cpus);

@@ -16,6 +16,7 @@ struct tracedat_merge_stats {
 	__u64 kernel_missed;		/* pages flagged with missed events, copied as such */
 	__u64 lbr_records;		/* capture records written */
 	__u64 lbr_events;		/* lbr events those became */
+	__u64 call_events;		/* funcgraph entries and exits of their calls (--calls) */
 	__u64 lbr_lost;			/* records the capture itself lost (its LOSS counts) */
 	int in_version;			/* input trace.dat version, 0 without input */
 	char in_compression[32];
