@@ -34,6 +34,7 @@
 #include "capture/arg-filter.h"
 #include "capture/attach-kind.h"
 #include "capture/call-funcs.h"
+#include "capture/filter-first.h"
 #include "capture/attach-spec.h"
 #include "capture/capture-engine.h"
 #include "capture/kprobe-multi.h"
@@ -111,6 +112,8 @@ struct capture {
 	char uncounted[512];		/* per kind, the losses this kernel does not count */
 	char lbr_why[256];
 	__u64 branch_filter;
+	bool filter_first;		/* pid, tid, comm checked before the snapshot */
+	char order[200];		/* META order: which came first, and why */
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
 	struct arg_filter_names filter_names;	/* syscall argument names the filters use */
 	__u32 str_size;			/* lbrsnap_str_size(--string-len) */
@@ -327,6 +330,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->sample_every = o->sample;
 	skel->rodata->want_stack = o->stack || !c->lbr_on;
 	skel->rodata->want_lbr = c->lbr_on;
+	skel->rodata->filter_first = c->filter_first;
 	skel->rodata->want_ustack = o->user_stack;
 	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
@@ -1090,6 +1094,10 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 					      sizeof(c->lbr_why));
 		break;
 	}
+	c->filter_first = filter_first__choose(c->branch_filter, c->lbr_on, !!c->opts.calls,
+					       c->order, sizeof(c->order));
+	if (opts->verbose)
+		pr_info("%s: %s\n", opts->who ?: "lbrsnap", c->order);
 	raise_nofile();
 	/*
 	 * At a user probe the kernel stack is empty: without LBR, the user stack is what tells
@@ -1235,6 +1243,8 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 				    (unsigned long long)mono.tv_sec * 1000000000ULL + mono.tv_nsec,
 				    (unsigned long long)real.tv_sec * 1000000000ULL + real.tv_nsec);
 	ret |= lbrfile_writer__meta(w, "slots", "%u", c->slots);
+	/* the same for every attach point: one rodata for all the objects */
+	ret |= lbrfile_writer__meta(w, "order", "%s", c->order);
 	ret |= lbrfile_writer__meta(w, "user_stack", "%s", c->opts.user_stack ? "yes" : "no");
 	if (c->uncounted[0])
 		ret |= lbrfile_writer__meta(w, "uncounted", "%s", c->uncounted);
@@ -1690,7 +1700,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		__u32 info_len = sizeof(info);
 		__u64 lost[LBRSNAP_LOSS__MAX] = {};
 		struct lbrsnap_slot_ctl sum;
-		__u64 records = 0;
+		__u64 records = 0, runs;
 		size_t j;
 		int cause;
 
@@ -1711,13 +1721,21 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 			if (!c->aps[j].missed_err)
 				lost[LBRSNAP_LOSS_PROBE_MISSED] += c->aps[j].missed;
 		}
-		/* a breakpoint hit either ran the program (a ticket) or was skipped */
-		if (!s->mem_err && s->mem_hits > sum.next)
-			lost[LBRSNAP_LOSS_PERF_SKIPPED] = s->mem_hits - sum.next;
+		/*
+		 * Filter-first rejects without a ticket, counted as filtered only: a ticket ends
+		 * in one counter each, so what the counters hold beyond the tickets ran without.
+		 */
+		runs = sum.filtered + sum.sampled_out + sum.emitted + sum.lost_ringbuf +
+		       sum.lost_nested;
+		if (runs < sum.next)
+			runs = sum.next;
+		/* a breakpoint hit either ran the program or was skipped */
+		if (!s->mem_err && s->mem_hits > runs)
+			lost[LBRSNAP_LOSS_PERF_SKIPPED] = s->mem_hits - runs;
 		/* submitted but never seen here: should not happen, and is said if it does */
 		if (sum.emitted > records)
 			lost[LBRSNAP_LOSS_UNREAD] = sum.emitted - records;
-		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION] +
+		st->hits += runs + lost[LBRSNAP_LOSS_RECURSION] +
 			    lost[LBRSNAP_LOSS_PROBE_MISSED] + lost[LBRSNAP_LOSS_PERF_SKIPPED];
 		st->filtered += sum.filtered;
 		st->filtered_self += c->objs[s->obj]->bss->self_ctl[s->idx].hits;
