@@ -49,6 +49,7 @@
 #include "capture.skel.h"
 
 #define PROGS LBRSNAP_PROGS_PER_KIND
+#define NR_PROGS_ALL (LBRSNAP_NR_KINDS * PROGS)
 #define DEFAULT_RINGBUF (8ULL << 20)
 #define DEFAULT_FOLLOW_MAX 16384
 /*
@@ -435,6 +436,48 @@ static int set_funcs(struct capture *c, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * Drops the instructions of object obj's attach point programs that no attach point uses:
+ * libbpf keeps a copy of every program it parsed, loaded or not (576 of them, about 16 MiB
+ * an object), and never relocates or loads one that is not autoloaded. What is freed here
+ * serves the next object's parse, so the peak grows by the used programs only.
+ */
+static int drop_unused_programs(struct capture *c, size_t obj)
+{
+	/* never loaded: any valid program does */
+	static const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct capture_bpf *skel = c->objs[obj];
+	bool used[NR_PROGS_ALL] = {};
+	struct bpf_program *prog;
+	size_t i, j;
+	char name[64];
+	int kind, ret;
+
+	for (i = 0; i < c->set.nr; i++) {
+		if (c->aps[i].obj == obj && c->aps[i].idx < NR_PROGS_ALL)
+			used[c->aps[i].idx] = true;
+	}
+	for (kind = 1; kind < LBRSNAP_KIND__MAX; kind++) {
+		for (j = 0; j < PROGS; j++) {
+			if (used[(kind - 1) * PROGS + j])
+				continue;
+			snprintf(name, sizeof(name), "lbrsnap_%s_%zu",
+				 attach_kind__get(kind)->prog, j);
+			prog = bpf_object__find_program_by_name(skel->obj, name);
+			if (!prog || bpf_program__autoload(prog))
+				continue;
+			ret = bpf_program__set_insns(prog, (struct bpf_insn *)ret0,
+						     sizeof(ret0) / sizeof(ret0[0]));
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static int open_objects(struct capture *c, char *err, size_t err_len)
 {
 	struct bpf_program *prog;
@@ -485,6 +528,9 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 			bpf_program__set_autoload(skel->progs.lbrsnap_call_exit, i == 0);
 			bpf_program__set_autoload(skel->progs.lbrsnap_calls_died, i == 0);
 		}
+		ret = drop_unused_programs(c, i);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
