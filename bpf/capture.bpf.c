@@ -97,6 +97,12 @@ const volatile bool want_stack;
 const volatile bool want_ustack;	/* --user-stack */
 const volatile bool want_lbr;		/* LBR is on: records carry the branches */
 const volatile __u64 wakeup_bytes;	/* wake the consumer once this much data waits */
+/*
+ * The branch filter records no jump (-j any_call, any_ret, call_stack, ...) and the kernel
+ * inlines the task and CPU id helpers: pid, tid and comm are checked before the snapshot in
+ * loads and conditional jumps only, which such a filter does not record (filter-first.c).
+ */
+const volatile bool filter_first;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -179,6 +185,21 @@ static __always_inline bool comm_matches(const char *comm)
 		if (comm[i] != filter_comm[i])
 			return false;
 		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/* comm_matches() on the task's own copy: loads only, no helper (filter_first) */
+static __always_inline bool task_comm_matches(struct task_struct *task)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < LBRSNAP_COMM_LEN; i++) {
+		if (task->comm[i] != filter_comm[i])
+			return false;
+		if (!filter_comm[i])
 			break;
 	}
 	return true;
@@ -850,6 +871,28 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	__s64 ret = 0;
 	void *body;
 
+	if (filter_first) {
+		struct task_struct *task = bpf_get_current_task_btf();
+
+		tgid = task->tgid;
+		tid = task->pid;
+		if (tgid == self_tgid || (filter_pid && tgid != filter_pid) ||
+		    (filter_tid && tid != filter_tid) ||
+		    (filter_comm_on && !task_comm_matches(task))) {
+			/* no ticket taken: the counters' sum tells these from the others */
+			cpu = bpf_get_smp_processor_id();
+			sc = &ctl[ap_slot_base[idx] + (cpu & slot_mask)];
+			if (tgid == self_tgid)
+				__sync_fetch_and_add(&self_ctl[idx].hits, 1);
+			__sync_fetch_and_add(&sc->filtered, 1);
+			return 0;
+		}
+	}
+#ifdef LBRSNAP_PLANT_CALL
+	/* tests only: a helper call the static check must find before the snapshot */
+	if (filter_first)
+		tgid += bpf_get_prandom_u32();
+#endif
 	/* Call-free but for the CPU id, branch-free: address the slot, take a ticket, snapshot */
 	cpu = bpf_get_smp_processor_id();
 	s = ap_slot_base[idx] + (cpu & slot_mask);

@@ -34,6 +34,7 @@
 #include "capture/arg-filter.h"
 #include "capture/attach-kind.h"
 #include "capture/call-funcs.h"
+#include "capture/filter-first.h"
 #include "capture/attach-spec.h"
 #include "capture/capture-engine.h"
 #include "capture/kprobe-multi.h"
@@ -49,6 +50,7 @@
 #include "capture.skel.h"
 
 #define PROGS LBRSNAP_PROGS_PER_KIND
+#define NR_PROGS_ALL (LBRSNAP_NR_KINDS * PROGS)
 #define DEFAULT_RINGBUF (8ULL << 20)
 #define DEFAULT_FOLLOW_MAX 16384
 /*
@@ -112,6 +114,8 @@ struct capture {
 	char uncounted[512];		/* per kind, the losses this kernel does not count */
 	char lbr_why[256];
 	__u64 branch_filter;
+	bool filter_first;		/* pid, tid, comm checked before the snapshot */
+	char order[200];		/* META order: which came first, and why */
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
 	struct arg_filter_names filter_names;	/* syscall argument names the filters use */
 	__u32 str_size;			/* lbrsnap_str_size(--string-len) */
@@ -328,6 +332,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->sample_every = o->sample;
 	skel->rodata->want_stack = o->stack || !c->lbr_on;
 	skel->rodata->want_lbr = c->lbr_on;
+	skel->rodata->filter_first = c->filter_first;
 	skel->rodata->want_ustack = o->user_stack;
 	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
@@ -432,6 +437,48 @@ static int set_funcs(struct capture *c, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * Drops the instructions of object obj's attach point programs that no attach point uses:
+ * libbpf keeps a copy of every program it parsed, loaded or not (576 of them, about 16 MiB
+ * an object), and never relocates or loads one that is not autoloaded. What is freed here
+ * serves the next object's parse, so the peak grows by the used programs only.
+ */
+static int drop_unused_programs(struct capture *c, size_t obj)
+{
+	/* never loaded: any valid program does */
+	static const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct capture_bpf *skel = c->objs[obj];
+	bool used[NR_PROGS_ALL] = {};
+	struct bpf_program *prog;
+	size_t i, j;
+	char name[64];
+	int kind, ret;
+
+	for (i = 0; i < c->set.nr; i++) {
+		if (c->aps[i].obj == obj && c->aps[i].idx < NR_PROGS_ALL)
+			used[c->aps[i].idx] = true;
+	}
+	for (kind = 1; kind < LBRSNAP_KIND__MAX; kind++) {
+		for (j = 0; j < PROGS; j++) {
+			if (used[(kind - 1) * PROGS + j])
+				continue;
+			snprintf(name, sizeof(name), "lbrsnap_%s_%zu",
+				 attach_kind__get(kind)->prog, j);
+			prog = bpf_object__find_program_by_name(skel->obj, name);
+			if (!prog || bpf_program__autoload(prog))
+				continue;
+			ret = bpf_program__set_insns(prog, (struct bpf_insn *)ret0,
+						     sizeof(ret0) / sizeof(ret0[0]));
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static int open_objects(struct capture *c, char *err, size_t err_len)
 {
 	struct bpf_program *prog;
@@ -482,6 +529,9 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 			bpf_program__set_autoload(skel->progs.lbrsnap_call_exit, i == 0);
 			bpf_program__set_autoload(skel->progs.lbrsnap_calls_died, i == 0);
 		}
+		ret = drop_unused_programs(c, i);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
@@ -1091,6 +1141,10 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 					      sizeof(c->lbr_why));
 		break;
 	}
+	c->filter_first = filter_first__choose(c->branch_filter, c->lbr_on, !!c->opts.calls,
+					       c->order, sizeof(c->order));
+	if (opts->verbose)
+		pr_info("%s: %s\n", opts->who ?: "lbrsnap", c->order);
 	raise_nofile();
 	/*
 	 * At a user probe the kernel stack is empty: without LBR, the user stack is what tells
@@ -1236,6 +1290,8 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 				    (unsigned long long)mono.tv_sec * 1000000000ULL + mono.tv_nsec,
 				    (unsigned long long)real.tv_sec * 1000000000ULL + real.tv_nsec);
 	ret |= lbrfile_writer__meta(w, "slots", "%u", c->slots);
+	/* the same for every attach point: one rodata for all the objects */
+	ret |= lbrfile_writer__meta(w, "order", "%s", c->order);
 	ret |= lbrfile_writer__meta(w, "user_stack", "%s", c->opts.user_stack ? "yes" : "no");
 	if (c->uncounted[0])
 		ret |= lbrfile_writer__meta(w, "uncounted", "%s", c->uncounted);
@@ -1699,7 +1755,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		__u32 info_len = sizeof(info);
 		__u64 lost[LBRSNAP_LOSS__MAX] = {};
 		struct lbrsnap_slot_ctl sum;
-		__u64 records = 0;
+		__u64 records = 0, runs;
 		size_t j;
 		int cause;
 
@@ -1720,13 +1776,21 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 			if (!c->aps[j].missed_err)
 				lost[LBRSNAP_LOSS_PROBE_MISSED] += c->aps[j].missed;
 		}
-		/* a breakpoint hit either ran the program (a ticket) or was skipped */
-		if (!s->mem_err && s->mem_hits > sum.next)
-			lost[LBRSNAP_LOSS_PERF_SKIPPED] = s->mem_hits - sum.next;
+		/*
+		 * Filter-first rejects without a ticket, counted as filtered only: a ticket ends
+		 * in one counter each, so what the counters hold beyond the tickets ran without.
+		 */
+		runs = sum.filtered + sum.sampled_out + sum.emitted + sum.lost_ringbuf +
+		       sum.lost_nested;
+		if (runs < sum.next)
+			runs = sum.next;
+		/* a breakpoint hit either ran the program or was skipped */
+		if (!s->mem_err && s->mem_hits > runs)
+			lost[LBRSNAP_LOSS_PERF_SKIPPED] = s->mem_hits - runs;
 		/* submitted but never seen here: should not happen, and is said if it does */
 		if (sum.emitted > records)
 			lost[LBRSNAP_LOSS_UNREAD] = sum.emitted - records;
-		st->hits += sum.next + lost[LBRSNAP_LOSS_RECURSION] +
+		st->hits += runs + lost[LBRSNAP_LOSS_RECURSION] +
 			    lost[LBRSNAP_LOSS_PROBE_MISSED] + lost[LBRSNAP_LOSS_PERF_SKIPPED];
 		st->filtered += sum.filtered;
 		st->filtered_self += c->objs[s->obj]->bss->self_ctl[s->idx].hits;

@@ -9,26 +9,31 @@
 static const struct {
 	const char *name;
 	__u64 bit;
+	unsigned int records;	/* BR_*: what LBR keeps under the word alone */
 } branch_words[] = {
-	/* perf's own names (tools/perf/util/parse-branch-options.c) */
-	{ "u", PERF_SAMPLE_BRANCH_USER },
-	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
-	{ "hv", PERF_SAMPLE_BRANCH_HV },
-	{ "any", PERF_SAMPLE_BRANCH_ANY },
-	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
-	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
-	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
-	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
-	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
-	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
-	{ "cond", PERF_SAMPLE_BRANCH_COND },
-	{ "call_stack", PERF_SAMPLE_BRANCH_CALL_STACK },
-	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
-	{ "ind_jump", PERF_SAMPLE_BRANCH_IND_JUMP },
-	{ "call", PERF_SAMPLE_BRANCH_CALL },
-	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
-	{ "no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS },
-	{ "no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES },
+	/*
+	 * perf's own names (tools/perf/util/parse-branch-options.c). The transaction words
+	 * restrict no branch type, so they count as recording jumps; save_type, no_flags and
+	 * no_cycles only change what an entry holds.
+	 */
+	{ "u", PERF_SAMPLE_BRANCH_USER, 0 },
+	{ "k", PERF_SAMPLE_BRANCH_KERNEL, 0 },
+	{ "hv", PERF_SAMPLE_BRANCH_HV, 0 },
+	{ "any", PERF_SAMPLE_BRANCH_ANY, BR_JUMPS | BR_CALLS | BR_RETURNS },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL, BR_CALLS },
+	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN, BR_RETURNS },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL, BR_CALLS },
+	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX, BR_JUMPS },
+	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX, BR_JUMPS },
+	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX, BR_JUMPS },
+	{ "cond", PERF_SAMPLE_BRANCH_COND, BR_JUMPS },
+	{ "call_stack", PERF_SAMPLE_BRANCH_CALL_STACK, BR_CALLS | BR_RETURNS },
+	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP, BR_JUMPS },
+	{ "ind_jump", PERF_SAMPLE_BRANCH_IND_JUMP, BR_JUMPS },
+	{ "call", PERF_SAMPLE_BRANCH_CALL, BR_CALLS },
+	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE, 0 },
+	{ "no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS, 0 },
+	{ "no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES, 0 },
 };
 
 #define PRIV_BITS (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
@@ -69,4 +74,16 @@ int branch_filter__parse(const char *spec, __u64 *bits, char *err, size_t err_le
 cleanup:
 	free(copy);
 	return ret;
+}
+
+unsigned int branch_filter__records(__u64 bits)
+{
+	unsigned int rec = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(branch_words) / sizeof(branch_words[0]); i++) {
+		if (bits & branch_words[i].bit)
+			rec |= branch_words[i].records;
+	}
+	return rec;
 }

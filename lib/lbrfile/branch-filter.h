@@ -17,4 +17,14 @@
  */
 int branch_filter__parse(const char *spec, __u64 *bits, char *err, size_t err_len);
 
+/* What a branch filter makes LBR record, by kind of instruction */
+enum {
+	BR_JUMPS = 1 << 0,	/* conditional or unconditional jumps */
+	BR_CALLS = 1 << 1,	/* calls, direct or indirect (syscalls, interrupts) */
+	BR_RETURNS = 1 << 2,	/* returns */
+};
+
+/* BR_* of the bits branch_filter__parse() gave */
+unsigned int branch_filter__records(__u64 bits);
+
 #endif /* LBRSNAP_BRANCH_FILTER_H */

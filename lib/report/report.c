@@ -741,6 +741,7 @@ static void text_summary(struct report *r)
 	const struct lbrfile_counts *counts = r->file ? lbrfile__counts(r->file) : NULL;
 	const char *lbr = r->file ? lbrfile__meta(r->file, "lbr") : NULL;
 	const char *uncounted = r->file ? lbrfile__meta(r->file, "uncounted") : NULL;
+	const char *order = r->file ? lbrfile__meta(r->file, "order") : NULL;
 	size_t ap, nr_ap = r->file ? lbrfile__nr_attach(r->file) : 0;
 	FILE *out = r->out;
 	__u64 procs, gone;
@@ -774,6 +775,9 @@ static void text_summary(struct report *r)
 			(unsigned long long)counts->sampled_out);
 	if (uncounted)
 		fprintf(out, "[ lbrsnap: not counted by the capturing kernel: %s ]\n", uncounted);
+	/* snapshot-first is the rule, said by the JSON summary; the exception is said here too */
+	if (order && !strncmp(order, "filter-first", strlen("filter-first")))
+		fprintf(out, "[ lbrsnap: order of every attach point: %s ]\n", order);
 	user_frames__count(r->file, &procs, &gone);
 	if (gone)
 		fprintf(out, "[ lbrsnap: %llu of %llu processes exited before their maps were read: "
@@ -831,6 +835,8 @@ static int json_summary(struct report *r)
 	json__field_string(&w, "lbr", r->file ? lbrfile__meta(r->file, "lbr") : NULL);
 	if (r->file && lbrfile__meta(r->file, "uncounted"))
 		json__field_string(&w, "uncounted", lbrfile__meta(r->file, "uncounted"));
+	if (r->file && lbrfile__meta(r->file, "order"))
+		json__field_string(&w, "order", lbrfile__meta(r->file, "order"));
 	err = lbr_off_summary(r, &w);
 	json__end_object(&w);
 	return err;

@@ -251,8 +251,37 @@ static void test_branch_filter(void)
 	CU_ASSERT_EQUAL(branch_filter__parse("any,user", &bits, err, sizeof(err)), -EINVAL);
 }
 
+/* What each filter records decides filter-first: only call and return filters allow it */
+static void test_branch_filter_records(void)
+{
+	static const struct {
+		const char *spec;
+		unsigned int records;
+	} cases[] = {
+		{ "any,k", BR_JUMPS | BR_CALLS | BR_RETURNS },
+		{ "any_ret", BR_RETURNS },
+		{ "any_call,u,k", BR_CALLS },
+		{ "call", BR_CALLS },
+		{ "ind_call,save_type", BR_CALLS },
+		{ "call_stack", BR_CALLS | BR_RETURNS },
+		{ "any_ret,cond", BR_JUMPS | BR_RETURNS },
+		{ "ind_jmp", BR_JUMPS },
+		{ "any_call,in_tx", BR_JUMPS | BR_CALLS },
+	};
+	char err[256] = "";
+	__u64 bits;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(branch_filter__parse(cases[i].spec, &bits, err,
+							   sizeof(err)), 0);
+		CU_ASSERT_EQUAL(branch_filter__records(bits), cases[i].records);
+	}
+}
+
 static CU_TestInfo watch_tests[] = {
 	{ "branch_filter", test_branch_filter },
+	{ "branch_filter_records", test_branch_filter_records },
 	{ "steady", test_steady },
 	{ "running_lags", test_running_lags },
 	{ "eof_recovery", test_eof_recovery },

@@ -53,6 +53,52 @@ esac
 kill -INT "$rec"
 wait "$rec"
 
+# Per branch filter (LBR taken as on): under -j any_ret and any_call nothing that records a
+# call or return precedes the snapshot of the fexit and kretprobe programs. Where the kernel
+# inlines the task and CPU id helpers (7.x) they run filter-first, their checks being jumps
+# before the snapshot; 6.x calls them, so the snapshot stays first.
+awkf=$LBRSNAP_TOP/tests/lib/snapshot-first.awk
+case $k in
+6.*) want=snapshot-first ;;
+*) want=filter-first ;;
+esac
+for f in any_ret any_call; do
+	lbrsnap record -j "$f" --lbr external --comm lbrt-nomatch -e fexit:do_sys_openat2 \
+		-e kretprobe:do_sys_openat2 -o f.data > /dev/null 2>&1 &
+	rec=$!
+	rm -f ./*.xlated
+	for _ in $(seq 300); do
+		for id in $(grep -h '^prog_id:' /proc/"$rec"/fdinfo/* 2>/dev/null |
+			    awk '{ print $2 }' | sort -un); do
+			prog=$(bpftool prog show id "$id" |
+			       sed -n 's/.* name \(lbrsnap_[a-z]*_0\) .*/\1/p')
+			[ -n "$prog" ] && [ ! -s "$prog.xlated" ] &&
+				bpftool prog dump xlated id "$id" > "$prog.xlated" 2>&1
+		done
+		[ -s lbrsnap_fexit_0.xlated ] && [ -s lbrsnap_kretprobe_0.xlated ] && break
+		sleep 0.1
+	done
+	kill -INT "$rec"
+	wait "$rec"
+	order=$(lbrsnap report --json -i f.data 2> /dev/null |
+		jq -r 'select(.order != null) | .order')
+	check_eq "$k: -j $f: order" "$want" "${order%% *}"
+	for prog in lbrsnap_fexit_0 lbrsnap_kretprobe_0; do
+		v=$(awk -v filter="$f" -f "$awkf" "$prog.xlated" 2>&1)
+		case "$v" in
+		"$prog ok "*) ok "$k: xlated, -j $f: $prog: nothing it records before the snapshot" ;;
+		*) not_ok "$k: xlated, -j $f: $prog" "$v" ;;
+		esac
+		# judged as under -j any: filter-first's checks are jumps there
+		v=$(awk -v filter=any -f "$awkf" "$prog.xlated" 2>&1)
+		case "$want:$v" in
+		filter-first:"$prog bad jump before the snapshot: "*|snapshot-first:"$prog ok "*)
+			ok "$k: xlated, -j $f: $prog judged under -j any: ${v#$prog }" ;;
+		*) not_ok "$k: xlated, -j $f: $prog judged under -j any" "$v" ;;
+		esac
+	done
+done
+
 # An unknown name fails cleanly: named, suggestions, nothing attached before or after
 before=$(bpftool prog list | grep -c " name lbrsnap_")
 lbrsnap record -e fexit:do_sys_openat2 -e fexit:do_sys_opnat2 -o d.data -- true 2> d.err

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * filter-first: whether the capture programs may check pid, tid and comm before the LBR
+ * snapshot. That is free only when the branch filter records none of the instructions the
+ * check is made of: conditional jumps (so not -j any, cond, ind_jmp), and calls or returns,
+ * which means the task and CPU id helpers must be inlined by the kernel's verifier (x86-64:
+ * the CPU id from 6.10, the current task from 6.15). Otherwise the snapshot stays first.
+ */
+#ifndef LBRSNAP_FILTER_FIRST_H
+#define LBRSNAP_FILTER_FIRST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+/*
+ * Whether the capture may run filter-first under branch_filter (PERF_SAMPLE_BRANCH_* bits),
+ * LBR being on or not; why says what decided, for the capture's META and -v.
+ */
+bool filter_first__choose(__u64 branch_filter, bool lbr_on, bool calls, char *why,
+			  size_t why_len);
+
+/*
+ * Loads a program made of the CPU id and current task helper calls and reads its xlated
+ * code back: 1 if the verifier replaced both calls, 0 if a call is left, a negative errno
+ * if the program could not be loaded or read.
+ */
+int filter_first__helpers_inlined(void);
+
+#endif
