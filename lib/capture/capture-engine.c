@@ -662,7 +662,8 @@ static int attach_calls(struct capture *c, char *err, size_t err_len)
 					t->kind != LBRSNAP_KIND_RAW_TP, err, err_len);
 		if (!ret && c->opts.verbose)
 			pr_info("%s: calls: %zu functions attached by %s in %.1f ms\n",
-				c->opts.who ?: "lbrsnap", c->calls.nr - 1, c->calls_mech->name,
+				c->opts.who ?: "lbrsnap",
+				c->calls.nr - 1 - c->calls_mctx.nr_refused, c->calls_mech->name,
 				(now_ns() - t0) / 1e6);
 		if (!ret && c->calls_mctx.nr_refused)
 			pr_info("%s: calls: left out %zu function%s the kernel refused to probe: "
