@@ -138,6 +138,21 @@ static const char *untraceable(const struct btf *btf, const struct btf_type *t)
 	return NULL;
 }
 
+/* Whether BTF has another FUNC of that name (two static functions: which one runs is unknown) */
+static bool btf_named_twice(const struct btf *btf, const char *name, __u32 id)
+{
+	__u32 i, cnt = btf__type_cnt(btf);
+
+	for (i = 1; i < cnt; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (i != id && btf_is_func(t) &&
+		    !strcmp(btf__name_by_offset(btf, t->name_off) ?: "", name))
+			return true;
+	}
+	return false;
+}
+
 /* Why name cannot be traced, or NULL */
 static const char *refusal(const struct btf *btf, const struct btf_type *t, const char *name,
 			   const struct ftrace_names *fn)
@@ -154,6 +169,9 @@ static const char *refusal(const struct btf *btf, const struct btf_type *t, cons
 		return "not in available_filter_functions (notrace, or inlined everywhere)";
 	if (n > 1)
 		return "listed twice in available_filter_functions (which one is ambiguous)";
+	/* 6.1: may_create of fs/namei.c and of SELinux; the kernel attaches by name */
+	if (btf_named_twice(btf, name, btf__find_by_name_kind(btf, name, BTF_KIND_FUNC)))
+		return "two functions of that name (which one runs is ambiguous)";
 	return untraceable(btf, t);
 }
 
