@@ -177,7 +177,14 @@ static const char *refusal(const struct btf *btf, const struct btf_type *t, cons
 
 static void note_refused(struct call_funcs *cf, const char *name, const char *why)
 {
-	size_t len = strlen(cf->refused);
+	size_t len = strlen(cf->refused), n = strlen(name);
+	const char *p;
+
+	/* a name BTF holds twice is matched twice: noted once */
+	for (p = strstr(cf->refused, name); p; p = strstr(p + 1, name)) {
+		if ((p == cf->refused || p[-1] == ' ') && !strncmp(p + n, " (", 2))
+			return;
+	}
 
 	if (!cf->nr_refused++ || len + 1 < sizeof(cf->refused))
 		snprintf(cf->refused + len, sizeof(cf->refused) - len, "%s%s (%s)",
