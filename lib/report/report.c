@@ -778,6 +778,9 @@ static void text_summary(struct report *r)
 	/* snapshot-first is the rule, said by the JSON summary; the exception is said here too */
 	if (order && !strncmp(order, "filter-first", strlen("filter-first")))
 		fprintf(out, "[ lbrsnap: order of every attach point: %s ]\n", order);
+	if (r->file && lbrfile__meta(r->file, "calls_mechanism"))
+		fprintf(out, "[ lbrsnap: calls traced by %s ]\n",
+			lbrfile__meta(r->file, "calls_mechanism"));
 	user_frames__count(r->file, &procs, &gone);
 	if (gone)
 		fprintf(out, "[ lbrsnap: %llu of %llu processes exited before their maps were read: "
@@ -837,6 +840,8 @@ static int json_summary(struct report *r)
 		json__field_string(&w, "uncounted", lbrfile__meta(r->file, "uncounted"));
 	if (r->file && lbrfile__meta(r->file, "order"))
 		json__field_string(&w, "order", lbrfile__meta(r->file, "order"));
+	if (r->file && lbrfile__meta(r->file, "calls_mechanism"))
+		json__field_string(&w, "calls_mechanism", lbrfile__meta(r->file, "calls_mechanism"));
 	err = lbr_off_summary(r, &w);
 	json__end_object(&w);
 	return err;
