@@ -85,3 +85,11 @@ $(OUT)/tests/helpers/values-load: $(VALUES_LOAD_OBJS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 ALL_TARGETS += $(OUT)/tests/helpers/values-load
+
+# tracing_multi on its own (tests/vm/t-tracing-multi): linked with the library it proves, as
+# the unit tests are (the sanitizers' trees build the library with them).
+$(OUT)/tests/helpers/tmulti-load: $(OUT)/tests/helpers/tmulti-load.o $(LIBLBRSNAP)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+ALL_TARGETS += $(OUT)/tests/helpers/tmulti-load
