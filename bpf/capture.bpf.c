@@ -725,13 +725,13 @@ static __always_inline void call_origin(struct lbrsnap_call_state *cs, __u32 i, 
  * A traced function's entry (or, with fn 0, the scope's own: it opens the scope). Outside a
  * scope other functions cost a lookup only.
  */
-static __always_inline int call_enter(void *ctx)
+static __always_inline int call_enter_id(__u16 fn)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)pid_tgid, tgid = pid_tgid >> 32, d, i;
-	__u16 fn = bpf_get_attach_cookie(ctx);
 	struct lbrsnap_call_state *cs;
 	struct lbrsnap_call *c;
+	char comm[LBRSNAP_COMM_LEN];
 
 	cs = bpf_map_lookup_elem(&calls, &tid);
 	if (!cs) {
@@ -739,6 +739,12 @@ static __always_inline int call_enter(void *ctx)
 		    (filter_tid && tid != filter_tid) ||
 		    (filter_follow && !bpf_map_lookup_elem(&follow, &tgid)))
 			return 0;
+		/* sys_enter opens a scope per syscall: --comm keeps other tasks out of the map */
+		if (filter_comm_on) {
+			bpf_get_current_comm(comm, sizeof(comm));
+			if (!comm_matches(comm))
+				return 0;
+		}
 		if (bpf_map_update_elem(&calls, &tid, &calls_zero, BPF_NOEXIST)) {
 			__sync_fetch_and_add(&calls_stats.no_room, 1);
 			return 0;
@@ -782,6 +788,11 @@ static __always_inline int call_enter(void *ctx)
 	return 0;
 }
 
+static __always_inline int call_enter(void *ctx)
+{
+	return call_enter_id(bpf_get_attach_cookie(ctx));
+}
+
 /* A return of function fn: closes its frame, if it is the innermost open one */
 static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, __s64 ret,
 				       __u8 kind)
@@ -811,13 +822,14 @@ static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, 
 	call_origin(cs, i, kind, ret);
 }
 
-static __always_inline int call_exit(void *ctx)
+/* fexit: the return value from the helper (fexit.multi cannot read ctx), else registers */
+static __always_inline int call_exit_from(void *ctx, const bool fexit)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), fn;
 	const struct lbrsnap_call_func *fi;
 	struct lbrsnap_call_state *cs;
 	__u8 kind = 0, shift = 0;
-	__u64 v;
+	__u64 v = 0;
 
 	cs = bpf_map_lookup_elem(&calls, &tid);
 	if (!cs)
@@ -828,9 +840,17 @@ static __always_inline int call_exit(void *ctx)
 		kind = fi->ret_kind;
 		shift = fi->ret_shift & 63;
 	}
-	CTX_ARG(v, ctx, PT_REGS_AX_OFF);
+	if (fexit)
+		bpf_get_func_ret(ctx, &v);
+	else
+		CTX_ARG(v, ctx, PT_REGS_AX_OFF);
 	call_leave(cs, fn, kind ? extend(v, kind, shift) : 0, kind);
 	return 0;
+}
+
+static __always_inline int call_exit(void *ctx)
+{
+	return call_exit_from(ctx, false);
 }
 
 static __always_inline int snap_body(void *ctx, const __u32 idx)
@@ -1149,6 +1169,43 @@ int BPF_PROG(lbrsnap_calls_died, struct task_struct *p)
 	if (!bpf_map_delete_elem(&calls, &tid))
 		__sync_fetch_and_add(&calls_stats.died, 1);
 	return 0;
+}
+
+/*
+ * --calls over kernel functions (call-mech.c picks the mechanism per kernel): a pair of
+ * kprobe-multi links, or fentry/fexit clones of these per function. The function id is the
+ * link's cookie and the return value comes from the helper or the registers, never from ctx's
+ * arguments, so that tracing_multi can reload them as fentry.multi and fexit.multi.
+ */
+SEC("fentry")
+int lbrsnap_kcall_fentry(void *ctx)
+{
+	return call_enter(ctx);
+}
+
+SEC("fexit")
+int lbrsnap_kcall_fexit(void *ctx)
+{
+	return call_exit_from(ctx, true);
+}
+
+SEC("kprobe.multi")
+int lbrsnap_kcall_kprobe(void *ctx)
+{
+	return call_enter(ctx);
+}
+
+SEC("kretprobe.multi")
+int lbrsnap_kcall_kretprobe(void *ctx)
+{
+	return call_exit(ctx);
+}
+
+/* raw_tp:sys_exit's scope opens at the task's sys_enter (no cookie on raw_tp before 6.10) */
+SEC("raw_tp/sys_enter")
+int lbrsnap_calls_sys_enter(void *ctx)
+{
+	return call_enter_id(0);
 }
 
 #define DEFINE_PROGS(i)								\

@@ -20,6 +20,7 @@ static const struct attach_kind kinds[] = {
 		.ap_ret_flag = LBRSNAP_AP_RET_FEXIT,
 		.load_refused = "this kernel refuses fentry/fexit (kernel lockdown or a locked "
 				"function tracer); raw_tp and tp_btf may still work",
+		.scope = "the function's entry to its return",
 		.prepare = attach_kind__btf_target,
 		.attach = attach_fexit__attach,
 	},
@@ -40,6 +41,7 @@ static const struct attach_kind kinds[] = {
 		.flags = ATTACH_KIND_GLOB | ATTACH_KIND_MULTI,
 		.args_from = BTF_ARGS_REGS,
 		.ap_flags = LBRSNAP_AP_MULTI | LBRSNAP_AP_RET_REGS,
+		.scope = "the function's entry to its return",
 		.prepare = kprobe_multi__prepare,
 		.attach = kprobe_multi__attach,
 	},
@@ -49,6 +51,7 @@ static const struct attach_kind kinds[] = {
 		.needs = "raw tracepoint programs (4.17+)",
 		.flags = ATTACH_KIND_GLOB,
 		.args_from = BTF_ARGS_RAW,
+		.scope = "sys_exit only: the task's sys_enter to its sys_exit",
 		.attach = attach_tp__raw,
 	},
 	{

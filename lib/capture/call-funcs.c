@@ -23,7 +23,7 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* names[first..] in name order, each keeping its address */
-static int sort_names(struct call_funcs *cf, size_t first)
+int call_funcs__sort(struct call_funcs *cf, size_t first)
 {
 	size_t i, n = cf->nr - first;
 	struct named_addr *v = calloc(n ?: 1, sizeof(*v));
@@ -53,7 +53,7 @@ static bool has_name(const struct call_funcs *cf, const char *name)
 }
 
 /* addr: the symbol's value, which picks the function's own DIE (0: by name) */
-static int add_name(struct call_funcs *cf, const char *name, __u64 addr)
+int call_funcs__add(struct call_funcs *cf, const char *name, __u64 addr)
 {
 	__u64 *a;
 	char **v;
@@ -92,7 +92,7 @@ static int glob_match__sym(const char *name, const GElf_Sym *sym, void *ctx)
 	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || fnmatch(gm->glob, name, 0))
 		return 0;
 	gm->found++;
-	return add_name(gm->cf, name, sym->st_value);
+	return call_funcs__add(gm->cf, name, sym->st_value);
 }
 
 /* Every defined function of the file's symbol tables that glob matches; the count */
@@ -135,7 +135,7 @@ int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *sco
 	int fd, ret;
 
 	memset(cf, 0, sizeof(*cf));
-	ret = add_name(cf, scope, 0);
+	ret = call_funcs__add(cf, scope, 0);
 	if (ret)
 		return ret;
 	elf_version(EV_CURRENT);
@@ -166,7 +166,7 @@ int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *sco
 			ret = -EBADMSG;
 			goto out;
 		}
-		ret = sort_names(cf, first);
+		ret = call_funcs__sort(cf, first);
 		if (ret)
 			goto out;
 	}

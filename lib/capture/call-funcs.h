@@ -4,7 +4,8 @@
  * function's return (uretprobe:PATH:F): SPEC names functions of PATH, as -e names kernel
  * functions (globs, comma lists: 'mid,*_leaf'), found in the file's symbol tables and typed
  * from its DWARF. Function 0 is the scope's own, F; the others follow in symbol-name order.
- * Kernel scopes (fexit:, kretprobe:, raw_tp:sys_exit) come later.
+ * Kernel scopes (fexit:F, kretprobe:F, raw_tp:sys_exit) name kernel functions, resolved
+ * against the kernel's BTF and typed from it (call-funcs-kernel.c).
  */
 #ifndef LBRSNAP_CALL_FUNCS_H
 #define LBRSNAP_CALL_FUNCS_H
@@ -13,11 +14,17 @@
 #include <linux/types.h>
 #include "capture.h"
 
+struct btf;
+
 struct call_funcs {
 	char **names;			/* names[0]: the scope's function */
-	__u64 *addrs;			/* each one's symbol value (names[0]: 0, by name) */
+	__u64 *addrs;			/* each one's symbol value (names[0]: 0, by name);
+					 * kernel functions: each one's BTF FUNC id */
 	struct lbrsnap_call_func *types;	/* each one's return type */
 	size_t nr;
+	/* kernel functions a glob matched but tracing refuses (-v names them) */
+	size_t nr_refused;
+	char refused[256];		/* "name (why), ..." as far as it fits */
 };
 
 /*
@@ -27,6 +34,18 @@ struct call_funcs {
  */
 int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *scope,
 			const char *spec, char *err, size_t err_len);
+/*
+ * Resolves spec against the kernel's BTF: FUNCs that ftrace can hook (listed once in
+ * available_filter_functions), that a trampoline can take (libbpf's traceable rules) and that
+ * are not in the denied set (functions the tracing itself runs, noreturn ones). scope is F,
+ * or for raw_tp:sys_exit NULL (function 0 is then the syscall, "syscall" in the list). A
+ * named function refused is an error (-EBADMSG); a glob's is left out and counted.
+ */
+int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, const char *scope,
+			       const char *spec, char *err, size_t err_len);
+/* Shared by both resolvers: add a name once (-E2BIG past the bound), sort names[first..] */
+int call_funcs__add(struct call_funcs *cf, const char *name, __u64 addr);
+int call_funcs__sort(struct call_funcs *cf, size_t first);
 /* "F,A,B": the names in id order, as the capture's META keeps them (malloc'ed) */
 char *call_funcs__list(const struct call_funcs *cf);
 void call_funcs__free(struct call_funcs *cf);

@@ -34,6 +34,7 @@
 #include "capture/arg-filter.h"
 #include "capture/attach-kind.h"
 #include "capture/call-funcs.h"
+#include "capture/call-mech.h"
 #include "capture/attach-spec.h"
 #include "capture/capture-engine.h"
 #include "capture/kprobe-multi.h"
@@ -97,6 +98,10 @@ struct capture {
 	struct bpf_link **call_links;
 	size_t nr_call_links;
 	struct bpf_link *calls_died_link;
+	/* kernel scopes: the mechanism chosen for this kernel and what it holds */
+	const struct call_mech *calls_mech;
+	struct call_mech_ctx calls_mctx;
+	struct bpf_link *calls_sys_enter_link;	/* raw_tp:sys_exit's scope opens at sys_enter */
 	__u32 slots;			/* per attach point */
 	struct ring_buffer *rb;
 	struct lbr_enable *lbr;
@@ -431,6 +436,37 @@ static int set_funcs(struct capture *c, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * --calls: the first object loads the programs of the scope's mechanism only: uprobes for a
+ * user scope, the kernel mechanism's pair (fentry clones need their template loaded against
+ * a traced function), sys_enter's for raw_tp:sys_exit.
+ */
+static int calls_autoload(struct capture *c, struct capture_bpf *skel, bool first)
+{
+	const char *progs = c->calls_mech ? c->calls_mech->progs : "";
+	bool user = !c->calls_mech, fentry = first && !strcmp(progs, "fentry");
+	int ret = 0;
+
+	bpf_program__set_autoload(skel->progs.lbrsnap_call_entry, first && user);
+	bpf_program__set_autoload(skel->progs.lbrsnap_call_exit, first && user);
+	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kprobe,
+				  first && !strcmp(progs, "kprobe"));
+	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kretprobe,
+				  first && !strcmp(progs, "kprobe"));
+	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_fentry, fentry);
+	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_fexit, fentry);
+	bpf_program__set_autoload(skel->progs.lbrsnap_calls_sys_enter,
+				  first && c->set.v[c->calls_ap].kind == LBRSNAP_KIND_RAW_TP);
+	if (fentry) {
+		ret = bpf_program__set_attach_target(skel->progs.lbrsnap_kcall_fentry, 0,
+						     c->calls.names[1]);
+		if (!ret)
+			ret = bpf_program__set_attach_target(skel->progs.lbrsnap_kcall_fexit, 0,
+							     c->calls.names[1]);
+	}
+	return ret;
+}
+
 static int open_objects(struct capture *c, char *err, size_t err_len)
 {
 	struct bpf_program *prog;
@@ -477,8 +513,9 @@ static int open_objects(struct capture *c, char *err, size_t err_len)
 				ret = bpf_map__set_max_entries(skel->maps.call_funcs, c->calls.nr);
 			if (ret)
 				return ret;
-			bpf_program__set_autoload(skel->progs.lbrsnap_call_entry, i == 0);
-			bpf_program__set_autoload(skel->progs.lbrsnap_call_exit, i == 0);
+			ret = calls_autoload(c, skel, i == 0);
+			if (ret)
+				return ret;
 			bpf_program__set_autoload(skel->progs.lbrsnap_calls_died, i == 0);
 		}
 	}
@@ -610,6 +647,27 @@ static int attach_calls(struct capture *c, char *err, size_t err_len)
 			 "(tp_btf/sched_process_exit): %s", strerror(-ret));
 		return ret;
 	}
+	if (c->calls_mech) {
+		c->calls_mctx.funcs = &c->calls;
+		c->calls_mctx.entry = !strcmp(c->calls_mech->progs, "kprobe") ?
+				      skel->progs.lbrsnap_kcall_kprobe :
+				      skel->progs.lbrsnap_kcall_fentry;
+		c->calls_mctx.exit = !strcmp(c->calls_mech->progs, "kprobe") ?
+				     skel->progs.lbrsnap_kcall_kretprobe :
+				     skel->progs.lbrsnap_kcall_fexit;
+		ret = call_mech__attach(c->calls_mech, &c->calls_mctx,
+					t->kind != LBRSNAP_KIND_RAW_TP, err, err_len);
+		if (ret || t->kind != LBRSNAP_KIND_RAW_TP)
+			return ret;
+		/* the scope's entry last: sys_enter opens every syscall's scope */
+		c->calls_sys_enter_link = bpf_program__attach(skel->progs.lbrsnap_calls_sys_enter);
+		if (!c->calls_sys_enter_link) {
+			ret = -errno;
+			snprintf(err, err_len, "cannot attach the --calls scope's entry "
+				 "(raw_tp:sys_enter): %s", strerror(-ret));
+		}
+		return ret;
+	}
 	for (i = c->calls.nr; i-- > 0;) {
 		for (exit = 0; exit < 2; exit++) {
 			LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = c->calls.names[i],
@@ -633,11 +691,52 @@ static int attach_calls(struct capture *c, char *err, size_t err_len)
 	return 0;
 }
 
+/* Whether target t can open a --calls scope (attach-kind.c's scope column) */
+static bool has_scope(const struct attach_target *t)
+{
+	const struct attach_kind *k = attach_kind__get(t->kind);
+
+	if (!k || !k->scope)
+		return false;
+	if (t->kind == LBRSNAP_KIND_URETPROBE)
+		return t->upath;
+	return t->kind != LBRSNAP_KIND_RAW_TP || !strcmp(t->name, "sys_exit");
+}
+
+/* Kernel scopes: the functions from BTF, the mechanism by probing the kernel */
+static int resolve_kernel_calls(struct capture *c, const struct btf *btf,
+				const struct attach_target *t, char *err, size_t err_len)
+{
+	const char *who = c->opts.who ?: "lbrsnap";
+	char why[512];
+	int ret;
+
+	ret = call_funcs__resolve_kernel(&c->calls, btf,
+					 t->kind == LBRSNAP_KIND_RAW_TP ? NULL : t->name,
+					 c->opts.calls, err, err_len);
+	if (ret)
+		return ret == -E2BIG ? -EBADMSG : ret;
+	if (c->calls.nr_refused && c->opts.verbose)
+		pr_info("%s: calls: left out %zu function%s the globs matched: %s%s\n", who,
+			c->calls.nr_refused, c->calls.nr_refused == 1 ? "" : "s", c->calls.refused,
+			strlen(c->calls.refused) + 1 >= sizeof(c->calls.refused) ? "..." : "");
+	c->calls_mech = call_mech__choose_kernel(why, sizeof(why));
+	if (!c->calls_mech) {
+		snprintf(err, err_len, "--calls '%s': this kernel takes none of the mechanisms "
+			 "(%s)", c->opts.calls, why);
+		return -EOPNOTSUPP;
+	}
+	if (c->opts.verbose)
+		pr_info("%s: calls: mechanism %s, %zu functions and the scope's entry%s%s\n", who,
+			c->calls_mech->name, c->calls.nr - 1, why[0] ? "; " : "", why);
+	return 0;
+}
+
 /* The scope's attach point and its functions; --longer needs one */
-static int resolve_calls(struct capture *c, char *err, size_t err_len)
+static int resolve_calls(struct capture *c, const struct btf *btf, char *err, size_t err_len)
 {
 	const struct attach_target *t = NULL;
-	size_t i;
+	size_t i, nr = 0;
 	int ret;
 
 	if (!c->opts.calls) {
@@ -646,9 +745,11 @@ static int resolve_calls(struct capture *c, char *err, size_t err_len)
 		snprintf(err, err_len, "--longer measures a scope: it needs --calls");
 		return -EBADMSG;
 	}
-	for (i = 0; i < c->set.nr && !t; i++) {
-		if (c->set.v[i].spec_idx == c->opts.calls_event &&
-		    c->set.v[i].kind == LBRSNAP_KIND_URETPROBE && c->set.v[i].upath) {
+	for (i = 0; i < c->set.nr; i++) {
+		if (c->set.v[i].spec_idx != c->opts.calls_event)
+			continue;
+		nr++;
+		if (!t && has_scope(&c->set.v[i])) {
 			t = &c->set.v[i];
 			c->calls_ap = i;
 		}
@@ -658,6 +759,13 @@ static int resolve_calls(struct capture *c, char *err, size_t err_len)
 			 c->opts.calls);
 		return -EBADMSG;
 	}
+	if (nr > 1) {
+		snprintf(err, err_len, "--calls '%s': the -e before it names %zu functions; a "
+			 "scope is one", c->opts.calls, nr);
+		return -EBADMSG;
+	}
+	if (t->kind != LBRSNAP_KIND_URETPROBE)
+		return resolve_kernel_calls(c, btf, t, err, err_len);
 	ret = call_funcs__resolve(&c->calls, t->upath, t->ufunc, c->opts.calls, err, err_len);
 	if (ret == -E2BIG)
 		ret = -EBADMSG;
@@ -1074,7 +1182,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	ret = check_watchpoints(c, err, err_len);
 	if (ret)
 		goto cleanup;
-	ret = resolve_calls(c, err, err_len);
+	ret = resolve_calls(c, btf, err, err_len);
 	if (ret)
 		goto cleanup;
 	say_loading(c, true);
@@ -1244,6 +1352,8 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 		/* the call trace's function ids name these, the scope's own first */
 		snprintf(key, sizeof(key), "calls.%zu", c->calls_ap);
 		ret |= list ? lbrfile_writer__meta(w, key, "%s", list) : -ENOMEM;
+		ret |= lbrfile_writer__meta(w, "calls_mechanism", "%s",
+					    c->calls_mech ? c->calls_mech->name : "uprobe");
 		ret |= lbrfile_writer__meta(w, "calls_bounds", "depth=%d calls=%d tasks=%d",
 					    LBRSNAP_CALLS_DEPTH, LBRSNAP_MAX_CALLS,
 					    LBRSNAP_CALLS_TASKS);
@@ -1743,6 +1853,10 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		__u32 key, next, *prev = NULL;
 		int fd = bpf_map__fd(c->objs[0]->maps.calls);
 
+		/* the scope's entry first: a scope left half traced would be counted open */
+		bpf_link__destroy(c->calls_sys_enter_link);
+		c->calls_sys_enter_link = NULL;
+		call_mech__detach(c->calls_mech, &c->calls_mctx);
 		bpf_link__destroy(c->calls_died_link);
 		c->calls_died_link = NULL;
 		st->calls = true;
@@ -1800,6 +1914,8 @@ void capture__close(struct capture *c)
 	for (i = 0; i < c->nr_call_links; i++)
 		bpf_link__destroy(c->call_links[i]);
 	free(c->call_links);
+	bpf_link__destroy(c->calls_sys_enter_link);
+	call_mech__detach(c->calls_mech, &c->calls_mctx);
 	bpf_link__destroy(c->calls_died_link);
 	call_funcs__free(&c->calls);
 	for (i = 0; c->aps && i < c->set.nr; i++) {

@@ -299,7 +299,8 @@ static int opt_calls(const struct opt_row *row, const char *arg, void *obj, cons
 		return -EINVAL;
 	}
 	if (!o->nr_events || attach_spec__parse(o->events[o->nr_events - 1], &kind, &name) ||
-	    !attach_kind__get(kind) || !attach_kind__get(kind)->scope) {
+	    !attach_kind__get(kind) || !attach_kind__get(kind)->scope ||
+	    (kind == LBRSNAP_KIND_RAW_TP && strcmp(name, "sys_exit"))) {
 		pr_warn("%s: --calls '%s' comes after an -e whose attach point has a scope: %s\n",
 			who, arg, kinds);
 		return -EINVAL;

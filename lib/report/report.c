@@ -780,6 +780,9 @@ static void text_summary(struct report *r)
 			(unsigned long long)counts->sampled_out);
 	if (uncounted)
 		fprintf(out, "[ lbrsnap: not counted by the capturing kernel: %s ]\n", uncounted);
+	if (r->file && lbrfile__meta(r->file, "calls_mechanism"))
+		fprintf(out, "[ lbrsnap: calls traced by %s ]\n",
+			lbrfile__meta(r->file, "calls_mechanism"));
 	user_frames__count(r->file, &procs, &gone);
 	if (gone)
 		fprintf(out, "[ lbrsnap: %llu of %llu processes exited before their maps were read: "
@@ -837,6 +840,8 @@ static int json_summary(struct report *r)
 	json__field_string(&w, "lbr", r->file ? lbrfile__meta(r->file, "lbr") : NULL);
 	if (r->file && lbrfile__meta(r->file, "uncounted"))
 		json__field_string(&w, "uncounted", lbrfile__meta(r->file, "uncounted"));
+	if (r->file && lbrfile__meta(r->file, "calls_mechanism"))
+		json__field_string(&w, "calls_mechanism", lbrfile__meta(r->file, "calls_mechanism"));
 	err = lbr_off_summary(r, &w);
 	json__end_object(&w);
 	return err;

@@ -81,6 +81,11 @@ const char *lbr_record_view__call_name(const struct lbr_record_view *v, unsigned
 	const char *p = v->call_names;
 	size_t n;
 
+	/* raw_tp:sys_exit's scope is the syscall: named by its own name, as the record's */
+	if (!id && v->syscall) {
+		snprintf(buf, len, "%s", v->syscall);
+		return buf;
+	}
 	for (k = 0; p && k < id; k++) {
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
