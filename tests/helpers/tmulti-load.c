@@ -13,6 +13,10 @@
  *   tmulti-load --time N REPS
  *                        attach and detach both programs over N functions REPS times and
  *                        print "attach SECONDS detach SECONDS" per repetition (make bench).
+ *   tmulti-load --list N [SKIP]
+ *                        print the names of those N functions with at most 6 arguments (what
+ *                        every --calls mechanism and bpftrace's kfunc take), SKIP left out:
+ *                        the same pool on every kernel that has them (tests/bench/calls-times).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -152,7 +156,7 @@ static int cmp_str(const void *a, const void *b)
  * accepts, none of skip[]: a reproducible set with no function the mkdir path needs exact
  */
 static int pick_others(const struct btf *btf, __u32 *ids, size_t n, const __u32 *skip,
-		       size_t nskip)
+		       size_t nskip, __u32 max_args)
 {
 	static const char *const globs[] = { "vfs_*", "path_*", "d_*", "dentry_*", "inode_*",
 					     "generic_*", "filemap_*", "file_*", "seq_*",
@@ -174,6 +178,8 @@ static int pick_others(const struct btf *btf, __u32 *ids, size_t n, const __u32 
 		if (!btf_is_func(t))
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);
+		if (max_args && btf_vlen(btf__type_by_id(btf, t->type)) > max_args)
+			continue;
 		for (g = 0; g < sizeof(globs) / sizeof(globs[0]); g++)
 			if (!fnmatch(globs[g], name, 0))
 				break;
@@ -236,7 +242,7 @@ static int time_mode(const struct btf *btf, size_t n, int reps)
 
 	if (!ids)
 		return 1;
-	got = pick_others(btf, ids, n, NULL, 0);
+	got = pick_others(btf, ids, n, NULL, 0, 0);
 	if (got < (int)n) {
 		fprintf(stderr, "tmulti-load: only %d of %zu functions traceable\n", got, n);
 		return 1;
@@ -263,6 +269,26 @@ static int time_mode(const struct btf *btf, size_t n, int reps)
 	return 0;
 }
 
+static int list_mode(size_t n, const char *skip_name)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	__u32 *ids = calloc(n, sizeof(*ids)), skip = 0;
+	int got, i;
+
+	if (!btf || !ids)
+		return 1;
+	if (skip_name && func_id(btf, skip_name) >= 0)
+		skip = func_id(btf, skip_name);
+	got = pick_others(btf, ids, n, &skip, skip ? 1 : 0, 6);
+	if (got < (int)n) {
+		fprintf(stderr, "tmulti-load: %d traceable functions, %zu wanted\n", got, n);
+		return 1;
+	}
+	for (i = 0; i < got; i++)
+		printf("%s\n", btf__name_by_offset(btf, btf__type_by_id(btf, ids[i])->name_off));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const bad_names[] = { "migrate_disable", "___migrate_enable",
@@ -281,9 +307,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	lbrsnap_set_print(print_all);
 	if (argc < 2) {
-		fprintf(stderr, "usage: tmulti-load DIR | --time N REPS\n");
+		fprintf(stderr, "usage: tmulti-load DIR | --time N REPS | --list N [SKIP]\n");
 		return 2;
 	}
+	if (!strcmp(argv[1], "--list"))
+		return argc < 3 ? 2 : list_mode(strtoul(argv[2], NULL, 0), argc > 3 ? argv[3] : NULL);
 	if (!tracing_multi__supported()) {
 		printf("unsupported: %s\n", tracing_multi__why());
 		return 3;
@@ -308,7 +336,7 @@ int main(int argc, char **argv)
 		ids[n] = ret;
 		cookies[n] = n;
 	}
-	got = pick_others(btf, ids + n, NR_OTHERS, ids, NR_KNOWN);
+	got = pick_others(btf, ids + n, NR_OTHERS, ids, NR_KNOWN, 0);
 	if (got < NR_OTHERS) {
 		fprintf(stderr, "tmulti-load: %d traceable functions, %d wanted\n", got,
 			NR_OTHERS);
