@@ -145,17 +145,46 @@ static int pairs_one(struct call_mech_ctx *m, size_t id, bool exit, char *err, s
 	return ctx_add_fd(m, link_fd);
 }
 
+/* Whether name is one of spec's comma-separated items as written (not a glob's match) */
+static bool named(const char *spec, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = spec; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A trampoline the kernel refuses for a function a glob matched (6.1 answers EBUSY for some
+ * may_* helpers) leaves that function out, its other half undone, named with -v; a function
+ * SPEC names is an error.
+ */
 static int pairs_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool exits,
 			char *err, size_t err_len)
 {
-	size_t i;
+	size_t i, mark, len;
 	int ret = 0;
 
-	for (i = first; i < first + nr && !ret; i++) {
-		if (exits)
-			ret = pairs_one(m, i, true, err, err_len);
+	for (i = first; i < first + nr; i++) {
+		mark = m->nr_fds;
+		ret = exits ? pairs_one(m, i, true, err, err_len) : 0;
 		if (!ret)
 			ret = pairs_one(m, i, false, err, err_len);
+		if (!ret)
+			continue;
+		if (ret == -ENOMEM || !i || !m->spec || named(m->spec, m->funcs->names[i]))
+			return ret;
+		while (m->nr_fds > mark)
+			close(m->fds[--m->nr_fds]);
+		len = strlen(m->refused);
+		if (!m->nr_refused++ || len + 1 < sizeof(m->refused))
+			snprintf(m->refused + len, sizeof(m->refused) - len, "%s%s", len ? "; " : "",
+				 err);
+		ret = 0;
 	}
 	return ret;
 }

@@ -27,6 +27,10 @@ struct call_mech_ctx {
 	size_t nr_links, cap_links;
 	int *fds;			/* raw program and link descriptors (clones) */
 	size_t nr_fds, cap_fds;
+	const char *spec;		/* --calls as given: a function it names must attach */
+	/* functions a glob matched that the kernel refused to attach (-v names them) */
+	size_t nr_refused;
+	char refused[512];
 };
 
 struct call_mech {

@@ -628,6 +628,7 @@ static int attach_calls(struct capture *c, char *err, size_t err_len)
 	size_t i;
 	__u32 k;
 	int ret, exit;
+	__u64 t0;
 
 	for (k = 0; k < c->calls.nr; k++) {
 		if (bpf_map__update_elem(skel->maps.call_funcs, &k, sizeof(k), &c->calls.types[k],
@@ -649,14 +650,24 @@ static int attach_calls(struct capture *c, char *err, size_t err_len)
 	}
 	if (c->calls_mech) {
 		c->calls_mctx.funcs = &c->calls;
+		c->calls_mctx.spec = c->opts.calls;
 		c->calls_mctx.entry = !strcmp(c->calls_mech->progs, "kprobe") ?
 				      skel->progs.lbrsnap_kcall_kprobe :
 				      skel->progs.lbrsnap_kcall_fentry;
 		c->calls_mctx.exit = !strcmp(c->calls_mech->progs, "kprobe") ?
 				     skel->progs.lbrsnap_kcall_kretprobe :
 				     skel->progs.lbrsnap_kcall_fexit;
+		t0 = now_ns();
 		ret = call_mech__attach(c->calls_mech, &c->calls_mctx,
 					t->kind != LBRSNAP_KIND_RAW_TP, err, err_len);
+		if (!ret && c->opts.verbose)
+			pr_info("%s: calls: %zu functions attached by %s in %.1f ms\n",
+				c->opts.who ?: "lbrsnap", c->calls.nr - 1, c->calls_mech->name,
+				(now_ns() - t0) / 1e6);
+		if (!ret && c->calls_mctx.nr_refused)
+			pr_info("%s: calls: left out %zu function%s the kernel refused to probe: "
+				"%s\n", c->opts.who ?: "lbrsnap", c->calls_mctx.nr_refused,
+				c->calls_mctx.nr_refused == 1 ? "" : "s", c->calls_mctx.refused);
 		if (ret || t->kind != LBRSNAP_KIND_RAW_TP)
 			return ret;
 		/* the scope's entry last: sys_enter opens every syscall's scope */
