@@ -243,6 +243,15 @@ static int tmulti_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool 
 	ret = tracing_multi__attach(efd, xfd, ids, cookies, nr, &el, &xl, err, err_len);
 	if (ret < 0)
 		goto out;
+	if ((size_t)ret < nr) {
+		/* the layer's -v notes name each one */
+		size_t len = strlen(m->refused);
+
+		m->nr_refused += nr - ret;
+		snprintf(m->refused + len, sizeof(m->refused) - len,
+			 "%s%zu refused by the tracing_multi links (named above)", len ? "; " : "",
+			 nr - ret);
+	}
 	ret = ctx_add_fd(m, el);
 	if (!ret && xl >= 0)
 		ret = ctx_add_fd(m, xl);
