@@ -10,6 +10,7 @@
 #include "capture/call-funcs.h"
 #include "capture/call-mech.h"
 #include "capture/kernel-features.h"
+#include "capture/tracing-multi.h"
 
 static int ctx_add_link(struct call_mech_ctx *m, struct bpf_link *link)
 {
@@ -188,18 +189,87 @@ static int pairs_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool e
 	return ret;
 }
 
+/*
+ * tracing_multi (7.2): the loaded templates again as one fentry.multi and one fexit.multi
+ * program, one link each for all the functions (tracing-multi.h), cookies the function ids.
+ * A function the kernel still refuses is named with -v and left out of both links.
+ */
+static int tmulti_probe(char *why, size_t why_len)
+{
+	int ok = tracing_multi__supported();
+
+	snprintf(why, why_len, "%s", tracing_multi__why());
+	return ok ? 0 : -EOPNOTSUPP;
+}
+
+static int tmulti_load(struct call_mech_ctx *m, bool exit, char *err, size_t err_len)
+{
+	struct bpf_program *tmpl = exit ? m->exit : m->entry;
+	int fd, ret;
+
+	fd = tracing_multi__load(bpf_program__insns(tmpl), bpf_program__insn_cnt(tmpl),
+				 exit ? TRACING_MULTI_FEXIT : TRACING_MULTI_FENTRY,
+				 exit ? "lbrsnap_kcall_x" : "lbrsnap_kcall_e", NULL, 0);
+	if (fd < 0) {
+		snprintf(err, err_len, "cannot load the --calls %s program: %s",
+			 exit ? "fexit.multi" : "fentry.multi", strerror(-fd));
+		return fd;
+	}
+	ret = ctx_add_fd(m, fd);
+	return ret ? ret : fd;
+}
+
+static int tmulti_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool exits,
+			 char *err, size_t err_len)
+{
+	__u32 *ids = calloc(nr, sizeof(*ids));
+	__u64 *cookies = calloc(nr, sizeof(*cookies));
+	int efd, xfd = -1, el = -1, xl = -1, ret;
+	size_t i;
+
+	if (!ids || !cookies) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		ids[i] = (__u32)m->funcs->addrs[first + i];
+		cookies[i] = first + i;
+	}
+	ret = efd = tmulti_load(m, false, err, err_len);
+	if (ret >= 0 && exits)
+		ret = xfd = tmulti_load(m, true, err, err_len);
+	if (ret < 0)
+		goto out;
+	ret = tracing_multi__attach(efd, xfd, ids, cookies, nr, &el, &xl, err, err_len);
+	if (ret < 0)
+		goto out;
+	if ((size_t)ret < nr) {
+		/* the layer's -v notes name each one */
+		size_t len = strlen(m->refused);
+
+		m->nr_refused += nr - ret;
+		snprintf(m->refused + len, sizeof(m->refused) - len,
+			 "%s%zu refused by the tracing_multi links (named above)", len ? "; " : "",
+			 nr - ret);
+	}
+	ret = ctx_add_fd(m, el);
+	if (!ret && xl >= 0)
+		ret = ctx_add_fd(m, xl);
+	else if (xl >= 0)
+		close(xl);
+out:
+	free(ids);
+	free(cookies);
+	return ret;
+}
+
 static const struct call_mech kernel_mechs[] = {
-	/*
-	 * SLOT (h-tmulti, 7.2): tracing_multi, one fentry.multi and one fexit.multi link for all
-	 * the functions. Its row goes first, with lib/capture/tracing-multi.h:
-	 *	{ .name = "tracing-multi", .needs = "fentry.multi/fexit.multi (tracing_multi)",
-	 *	  .probe = tmulti_probe (tracing_multi__supported()), .attach = tmulti_attach,
-	 *	  .detach = ctx_release, .progs = "fentry" },
-	 * tmulti_attach reloads bpf_program__insns(m->entry/m->exit) as fentry.multi (59) and
-	 * fexit.multi (60), keeps their fds with ctx_add_fd(), and calls tracing_multi__attach()
-	 * with ids = (__u32)m->funcs->addrs[first..], cookies = first.., cnt = nr, keeping the
-	 * two link fds with ctx_add_fd(); without exits it attaches the entry only.
-	 */
+	{
+		.name = "tracing_multi (fentry.multi+fexit.multi)",
+		.needs = "tracing_multi links (7.2)",
+		.probe = tmulti_probe, .attach = tmulti_attach, .detach = ctx_release,
+		.progs = "fentry",
+	},
 	{
 		.name = "kprobe-multi", .needs = "kprobe-multi links (5.18+, CONFIG_FPROBE)",
 		.probe = kmulti_probe, .attach = kmulti_attach, .detach = ctx_release,

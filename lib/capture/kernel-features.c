@@ -24,6 +24,8 @@
 #define ATTACH_KPROBE_SESSION	56
 #define ATTACH_TRACE_FSESSION	58
 #define ATTACH_FENTRY_MULTI	59
+#define ATTACH_FEXIT_MULTI	60
+#define ATTACH_FSESSION_MULTI	61
 
 /* the function every probe attaches to: noinline, traceable and called only by BPF tests */
 #define PROBE_TARGET		"bpf_fentry_test1"
@@ -62,6 +64,8 @@ struct feature_desc {
 	enum bpf_prog_type prog_type;
 	__u32 attach_type;
 	bool needs_btf_id;		/* the program names its target at load time */
+	__u32 also[2];			/* attach types probed as well, the same way (0: none) */
+	const char *kinds;		/* what a yes covers, when also[] is set */
 };
 
 static const struct feature_desc features[KFEAT__MAX] = {
@@ -70,7 +74,8 @@ static const struct feature_desc features[KFEAT__MAX] = {
 	[KFEAT_FSESSION] = { "fsession", BPF_PROG_TYPE_TRACING, ATTACH_TRACE_FSESSION, true },
 	/* a multi program loads with attach_btf_id 0: its targets come with the link */
 	[KFEAT_TRACING_MULTI] = { "tracing_multi", BPF_PROG_TYPE_TRACING, ATTACH_FENTRY_MULTI,
-				  false },
+				  false, { ATTACH_FEXIT_MULTI, ATTACH_FSESSION_MULTI },
+				  "fentry.multi, fexit.multi, fsession.multi" },
 	/*
 	 * The link itself, not a symbol of the kernel, says whether there are kprobe-multi
 	 * links: 5.18-6.4 have them with fprobe but no fprobe events to look for.
@@ -106,7 +111,7 @@ static int link_create(const union link_attr *attr)
 	return fd < 0 ? -errno : fd;
 }
 
-int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len)
+static int probe_type(enum kernel_feature f, __u32 attach_type, char *why, size_t why_len)
 {
 	/* r0 = 0; exit */
 	const struct bpf_insn insns[] = {
@@ -120,8 +125,6 @@ int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len)
 	__u32 btf_id = 0;
 	int prog_fd = -1, link_fd = -1, ret;
 
-	if (f >= KFEAT__MAX)
-		return -EINVAL;
 	d = &features[f];
 	if (d->prog_type == BPF_PROG_TYPE_TRACING) {
 		ret = target_btf_id(&btf_id);
@@ -131,7 +134,7 @@ int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len)
 		}
 	}
 
-	opts.expected_attach_type = d->attach_type;
+	opts.expected_attach_type = attach_type;
 	opts.attach_btf_id = d->needs_btf_id ? btf_id : 0;
 	prog_fd = bpf_prog_load(d->prog_type, "lbrsnap_probe", "GPL", insns,
 				sizeof(insns) / sizeof(insns[0]), &opts);
@@ -143,7 +146,7 @@ int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_fd = prog_fd;
-	attr.attach_type = d->attach_type;
+	attr.attach_type = attach_type;
 	switch (f) {
 	case KFEAT_KPROBE_SESSION:
 	case KFEAT_KPROBE_MULTI:
@@ -171,5 +174,22 @@ cleanup:
 		close(link_fd);
 	if (prog_fd >= 0)
 		close(prog_fd);
+	return ret;
+}
+
+int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len)
+{
+	const struct feature_desc *d;
+	int ret, i;
+
+	if (f >= KFEAT__MAX)
+		return -EINVAL;
+	d = &features[f];
+	ret = probe_type(f, d->attach_type, why, why_len);
+	/* tracing_multi is three attach types: a kernel could take one and not another */
+	for (i = 0; !ret && i < 2 && d->also[i]; i++)
+		ret = probe_type(f, d->also[i], why, why_len);
+	if (!ret && d->kinds)
+		snprintf(why, why_len, "%s attached to %s", d->kinds, PROBE_TARGET);
 	return ret;
 }

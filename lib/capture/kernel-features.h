@@ -11,7 +11,7 @@
 enum kernel_feature {
 	KFEAT_KPROBE_SESSION,		/* kprobe.session (v6.10) */
 	KFEAT_FSESSION,			/* BPF_TRACE_FSESSION, one function (v7.0) */
-	KFEAT_TRACING_MULTI,		/* fentry.multi: a tracing_multi link (v7.2) */
+	KFEAT_TRACING_MULTI,		/* fentry/fexit/fsession.multi: tracing_multi links (7.2) */
 	KFEAT_KPROBE_MULTI,		/* kprobe-multi links (v5.18 with CONFIG_FPROBE) */
 	KFEAT__MAX,
 };

@@ -93,3 +93,11 @@ $(OUT)/tests/helpers/capture-planted.bpf.o: bpf/capture.bpf.c $(wildcard bpf/*.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DLBRSNAP_PLANT_CALL -c $< -o $@.tmp && mv $@.tmp $@
 ALL_TARGETS += $(OUT)/tests/helpers/capture-planted.bpf.o
+
+# tracing_multi on its own (tests/vm/t-tracing-multi): linked with the library it proves, as
+# the unit tests are (the sanitizers' trees build the library with them).
+$(OUT)/tests/helpers/tmulti-load: $(OUT)/tests/helpers/tmulti-load.o $(LIBLBRSNAP)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+ALL_TARGETS += $(OUT)/tests/helpers/tmulti-load
