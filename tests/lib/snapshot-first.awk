@@ -37,7 +37,9 @@ function finish() {
 		sub(/\(.*$/, "", name)
 		sub(/^.* /, "", name)
 	}
-	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem|uprobe|uretprobe|usdt|kprobe|kretprobe)_[0-9]+$/)
+	# lbrsnap_call_exit: a --calls traced exit, whose snapshot is kept if it is the origin
+	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem|uprobe|uretprobe|usdt|kprobe|kretprobe)_[0-9]+$/ ||
+	    name ~ /^lbrsnap_call_exit$/)
 		prog = name
 	next
 }
