@@ -4,6 +4,8 @@
  *
  *   record-fields perf		the perf.data event's field names, in RAW order, one a line
  *				(what perf-scripts/lbrsnap_perf.py's FIELDS must say)
+ *   record-fields perf-call	the same for lbr:call (what lbrsnap_perf.call_fields() reads
+ *				from a converted file: t-perf-calls)
  *   record-fields doc-perf	asciidoc tables of the fields, for the man pages
  *   record-fields doc-tracedat
  *   record-fields doc-json
@@ -51,8 +53,11 @@ int main(int argc, char **argv)
 
 	if (!strcmp(what, "perf")) {
 		print_names(&lbr_event_schemas[LBR_SCHEMA_PERF]);
+	} else if (!strcmp(what, "perf-call")) {
+		print_names(&lbr_event_schemas[LBR_SCHEMA_PERF_CALL]);
 	} else if (!strcmp(what, "doc-perf")) {
 		print_table(&lbr_event_schemas[LBR_SCHEMA_PERF], true);
+		print_table(&lbr_event_schemas[LBR_SCHEMA_PERF_CALL], false);
 	} else if (!strcmp(what, "doc-tracedat")) {
 		for (i = LBR_SCHEMA_TD_SNAPSHOT; i < LBR_SCHEMA__MAX; i++)
 			print_table(&lbr_event_schemas[i], false);
@@ -62,7 +67,7 @@ int main(int argc, char **argv)
 		LBR_JSON_FIELDS(JSON_FIELD)
 		printf("|===\n");
 	} else {
-		fprintf(stderr, "usage: record-fields perf|doc-perf|doc-tracedat|doc-json\n");
+		fprintf(stderr, "usage: record-fields perf|perf-call|doc-perf|doc-tracedat|doc-json\n");
 		return 2;
 	}
 	return ferror(stdout) ? 1 : 0;

@@ -35,13 +35,17 @@ $(LIBLBRSNAP): $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # x86-64 syscall numbers are ABI, so their names are built in, as in perf's syscalltbl:
-# from the build machine's <asm/unistd_64.h>. Arguments come from the running kernel.
+# from the build machine's <asm/unistd_64.h>, then lib/capture/syscalls-late.tbl for the
+# syscalls newer than those headers. Arguments come from the running kernel.
 SYSCALL_NAMES := $(OUT)/syscall-names.h
+SYSCALLS_LATE := lib/capture/syscalls-late.tbl
 
-$(SYSCALL_NAMES):
+$(SYSCALL_NAMES): $(SYSCALLS_LATE)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D) && echo '#include <asm/unistd_64.h>' | $(CC) -dM -E - | \
-		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/\t[\2] = "\1",/p' | \
-		sort -t'[' -k2 -n > $@.tmp && mv $@.tmp $@
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/\2 \1/p' | \
+		awk 'NR == FNR { seen[$$1] = 1; print; next } \
+		     !/^#/ && NF == 2 && !($$1 in seen)' - $(SYSCALLS_LATE) | sort -n | \
+		awk '{ printf "\t[%s] = \"%s\",\n", $$1, $$2 }' > $@.tmp && mv $@.tmp $@
 
 $(LIB_OBJS): | $(SYSCALL_NAMES)

@@ -8,8 +8,8 @@ ifndef PERF_EXEC_DIR
 PERF_EXEC_DIR := $(shell perf --exec-path 2>/dev/null || echo /usr/lib/perf-core)
 endif
 PERF_SCRIPTS_DIR := $(PERF_EXEC_DIR)/scripts/python
-PERF_PY := lbr-flow.py lbr-paths.py lbrsnap_perf.py
-PERF_PY_BIN := lbr-flow-record lbr-flow-report lbr-paths-record lbr-paths-report
+PERF_PY := lbr-calltree.py lbr-flow.py lbr-paths.py lbrsnap_perf.py
+PERF_PY_BIN := lbr-calltree-record lbr-calltree-report lbr-flow-record lbr-flow-report lbr-paths-record lbr-paths-report
 
 # lib/Build.mk (LIBLBRSNAP) is read after this file: name the archive itself.
 $(OUT)/tests/host/perf-mkcapture: $(OUT)/tests/host/t-perf-mkcapture.o $(OUT)/liblbrsnap.a

@@ -26,6 +26,9 @@ FEAT_EVENT_DESC = 12
 FIELDS = ("ret", "seq", "lbr_ret", "stack_err", "flags", "nr_branches", "nr_stack",
           "trim_branches", "trim_stack", "tracing_branches", "tracing_stack", "ret_str",
           "ret_kind", "call", "cgroup")
+# lbr:call, one event per call of a --calls scope: its fields (LBR_PERF_CALL_FIELDS) are
+# read from its format in the file (call_fields()), so no list here can drift from them
+CALL_EVENT = "lbr:call"
 
 
 class Kallsyms:
@@ -132,6 +135,30 @@ class LbrSample:
                                                   self.time % 1000000000, self.event, ret)
 
 
+class LbrCall:
+    """One call of a --calls scope: lbrsnap report's tree line, and the record it is of.
+    Its attributes are the lbr:call format's fields (lbrsnap-perf(1)): func, depth,
+    duration_ns, ret, result, err, origin, returned, idx, nr, dropped, attach, seq."""
+
+    def __init__(self, cpu, secs, nsecs, tid, comm, names, fields):
+        self.cpu = cpu
+        self.time = secs * 1000000000 + nsecs      # the call's entry
+        self.tid = tid
+        self.comm = comm
+        for name, value in zip(names, fields):
+            setattr(self, name, value)
+        self.ret = _signed(self.ret, 8)
+
+    def record_key(self):
+        """What names the call's record: (attach point, seq, tid), as record_key(sample)."""
+        return (self.attach, self.seq, self.tid)
+
+
+def record_key(s):
+    """The key of an LbrSample's calls (LbrCall.record_key)."""
+    return (s.event[len("lbr:"):], s.seq, s.tid)
+
+
 def input_path():
     """The perf.data that perf script reads: its -i/--input, else perf.data."""
     try:
@@ -163,23 +190,30 @@ def _feature(f, header, bit):
 
 def event_names(path):
     """Event names from the EVENT_DESC header feature, in attribute order."""
+    return [name for name, _ in event_descs(path)]
+
+
+def event_descs(path):
+    """(name, attr.config) of each event of the EVENT_DESC header feature, in attribute
+    order; a tracepoint's config is its format's ID."""
     with open(path, "rb") as f:
         header = f.read(104)
         if len(header) < 104 or header[:8] != b"PERFILE2":
             raise ValueError("%s: not a perf.data file" % path)
         desc = _feature(f, header, FEAT_EVENT_DESC)
-    names = []
+    descs = []
     if not desc:
-        return names
+        return descs
     nr, attr_size = struct.unpack_from("<II", desc, 0)
     pos = 8
     for _ in range(nr):
+        config = struct.unpack_from("<Q", desc, pos + 8)[0]
         pos += attr_size
         nr_ids, slen = struct.unpack_from("<II", desc, pos)
         pos += 8
-        names.append(desc[pos:pos + slen].split(b"\0")[0].decode(errors="replace"))
+        descs.append((desc[pos:pos + slen].split(b"\0")[0].decode(errors="replace"), config))
         pos += slen + 8 * nr_ids
-    return names
+    return descs
 
 
 def handler_name(event):
@@ -188,6 +222,40 @@ def handler_name(event):
     name = "".join(c if c.isalnum() and c.isascii() else "__" if c == ":" else "_"
                    for c in spec)
     return system + "__" + name
+
+
+def format_names(path):
+    """{format ID: name} of the tracing data's event formats: perf calls an event's handler
+    <system>__<its format's name>, which for a user probe is not its spec's (the file's base
+    name, not its path: lbrsnap-perf(1))."""
+    with open(path, "rb") as f:
+        header = f.read(104)
+        if len(header) < 104 or header[:8] != b"PERFILE2":
+            raise ValueError("%s: not a perf.data file" % path)
+        data = _feature(f, header, FEAT_TRACING_DATA) or b""
+    return {int(m.group(2)): m.group(1).decode()
+            for m in re.finditer(rb"name: (\w+)\nID: (\d+)\nformat:\n", data)}
+
+
+def call_fields(path):
+    """The lbr:call format's field names, in RAW order (the handler's parameters)."""
+    fmts = _formats(path)
+    descs = dict(event_descs(path))
+    return fmts.get(format_names(path).get(descs.get(CALL_EVENT)), [])
+
+
+def _formats(path):
+    """{format name: [field name, ...]} of the tracing data, common fields left out."""
+    with open(path, "rb") as f:
+        header = f.read(104)
+        if len(header) < 104 or header[:8] != b"PERFILE2":
+            raise ValueError("%s: not a perf.data file" % path)
+        data = _feature(f, header, FEAT_TRACING_DATA) or b""
+    return {m.group(1).decode(): [n.decode() for n in
+                                  re.findall(rb"field:[^;]*?(\w+)(?:\[\d+\])?;", m.group(2))
+                                  if not n.startswith(b"common_")]
+            for m in re.finditer(rb"name: (\w+)\nID: \d+\nformat:\n(.*?)\nprint fmt:", data,
+                                 re.S)}
 
 
 def event_arg_fields(path):
@@ -236,16 +304,35 @@ def _make_handler(event, callback, arg_fields):
     return namespace["handler"]
 
 
-def install(namespace, callback):
-    """Defines a handler in namespace for every lbr event of the input; returns their count."""
+def _make_call_handler(callback, names):
+    params = ", ".join("p%d" % i for i in range(len(names)))
+    src = ("def handler(event_name, context, common_cpu, common_secs, common_nsecs, "
+           "common_pid, common_comm, common_callchain, %s, perf_sample_dict):\n"
+           "    call(LbrCall(common_cpu, common_secs, common_nsecs, common_pid, common_comm, "
+           "names, (%s,)))\n" % (params, params))
+    namespace = {"call": callback, "LbrCall": LbrCall, "names": names}
+    exec(src, namespace)
+    return namespace["handler"]
+
+
+def install(namespace, callback, call_callback=None):
+    """Defines a handler in namespace for every lbr event of the input; returns their count.
+    lbr:call events go to call_callback (an LbrCall each) when given, else are not handled."""
     count = 0
     arg_fields = event_arg_fields(input_path())
-    for event in event_names(input_path()):
-        if event.startswith("lbr:") and event != "lbr:sideband":
-            name = handler_name(event)
-            namespace[name] = _make_handler(event, callback,
-                                            arg_fields.get(name[len("lbr__"):], []))
-            count += 1
+    formats = format_names(input_path())
+    for event, config in event_descs(input_path()):
+        if not event.startswith("lbr:") or event == "lbr:sideband":
+            continue
+        # the format's name as lbrsnap wrote it, else as perf names one from the event
+        fmt = formats.get(config) or handler_name(event)[len("lbr__"):]
+        if event == CALL_EVENT:
+            if call_callback:
+                namespace["lbr__" + fmt] = _make_call_handler(call_callback,
+                                                              _formats(input_path()).get(fmt, []))
+            continue
+        namespace["lbr__" + fmt] = _make_handler(event, callback, arg_fields.get(fmt, []))
+        count += 1
     return count
 
 

@@ -46,6 +46,13 @@ struct lbr_event {
 	struct event_fields fields;	/* the arguments, in the RAW data behind struct lbr_raw */
 };
 
+/* A call of a record's --calls scope, for lbr:call: emitted at its entry time */
+struct call_ref {
+	__u64 time;
+	size_t rec;		/* the record's index in time order */
+	unsigned int idx;	/* in its calls->call[] */
+};
+
 /* Open-addressing set of tid -> last COMM emitted. */
 struct comm_slot {
 	__u32 tid;
@@ -59,8 +66,13 @@ struct perf_lbr {
 	const char *kallsyms;
 	size_t kallsyms_len;
 	struct lbr_event *evs;
-	size_t nr_evs;		/* attach points, then the side-band dummy if asked for */
+	/* attach points, lbr:call if the capture has --calls scopes, the side-band dummy */
+	size_t nr_evs;
 	size_t nr_aps;
+	size_t nr_tps;		/* the tracepoint events: attach points and lbr:call */
+	struct call_ref *crefs;	/* every call, in time order */
+	size_t nr_crefs;
+	size_t next_cref;
 	bool has_branches;
 	bool keep_all;		/* samples keep the tracing path's entries */
 	__u64 branch_sample_type;	/* the capture's -j, as perf_event_attr bits */
@@ -101,7 +113,12 @@ const char *perf_lbr__name(const struct perf_lbr *pl, size_t i)
 
 bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i)
 {
-	return i < pl->nr_aps;
+	return i < pl->nr_tps;
+}
+
+bool perf_lbr__is_call_event(const struct perf_lbr *pl, size_t i)
+{
+	return i == pl->nr_aps && pl->nr_tps > pl->nr_aps;
 }
 
 enum lbrsnap_ret_kind perf_lbr__ret_kind(const struct perf_lbr *pl, size_t i)
@@ -208,19 +225,96 @@ static int init_event(struct perf_lbr *pl, size_t i, const struct perf_lbr_opts 
 }
 
 /*
+ * lbr:call: one sample per call of a --calls scope, with the record's pid, tid and cpu; its
+ * RAW data is struct lbr_perf_call_raw, so its format is the same for every capture.
+ */
+static int init_call_event(struct perf_lbr *pl, const struct perf_lbr_opts *o)
+{
+	struct lbr_event *e = &pl->evs[pl->nr_aps];
+
+	e->attr = pl->evs[0].attr;
+	e->attr.config = o->first_tp_id + pl->nr_aps;
+	e->attr.sample_type = PERF_LBR_SAMPLE_TYPE;
+	e->id = o->first_id + pl->nr_aps;
+	e->ret_kind = LBRSNAP_RET_SIGNED;
+	e->name = strdup(PERF_LBR_SYSTEM ":" PERF_LBR_CALL_EVENT);
+	return e->name ? 0 : -ENOMEM;
+}
+
+/* Whether any attach point of the capture was a --calls scope (META calls.AP) */
+static bool capture_has_calls(struct lbrfile *cap, size_t nr_aps)
+{
+	char key[32];
+	size_t i;
+
+	for (i = 0; i < nr_aps; i++) {
+		snprintf(key, sizeof(key), "calls.%zu", i);
+		if (lbrfile__meta(cap, key))
+			return true;
+	}
+	return false;
+}
+
+static int cref_cmp(const void *a, const void *b)
+{
+	const struct call_ref *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Every call of every record, sorted by entry time: a record's sample comes at its scope's
+ * end, after its calls, so they are emitted from here between the records, each at its time.
+ */
+static int collect_calls(struct perf_lbr *pl)
+{
+	struct lbr_record rec;
+	size_t i, cap = 0;
+	unsigned int j;
+	void *n;
+
+	for (i = 0; !lbrfile__record(pl->cap, true, i, &rec); i++) {
+		if (!rec.calls || rec.ev->ap >= pl->nr_aps)
+			continue;
+		for (j = 0; j < rec.calls->nr; j++) {
+			if (pl->nr_crefs == cap) {
+				cap = cap ? 2 * cap : 1024;
+				n = realloc(pl->crefs, cap * sizeof(*pl->crefs));
+				if (!n)
+					return -ENOMEM;
+				pl->crefs = n;
+			}
+			pl->crefs[pl->nr_crefs++] = (struct call_ref){ rec.calls->call[j].start_ns,
+								       i, j };
+			if (rec.calls->call[j].start_ns < pl->first_time)
+				pl->first_time = rec.calls->call[j].start_ns;
+		}
+		if ((i + 1) % LBRFILE_RELEASE_EVERY == 0)
+			lbrfile__release(pl->cap);
+	}
+	if (pl->nr_crefs)
+		qsort(pl->crefs, pl->nr_crefs, sizeof(*pl->crefs), cref_cmp);
+	return 0;
+}
+
+/*
  * perf report switches to its tracepoint view (sorted by trace output, no branch columns)
  * when every event is a tracepoint; a software dummy event, which never samples, keeps the
  * normal and branch views. Like perf record's dummy:HG it also owns the side-band records.
  */
 static int init_dummy(struct perf_lbr *pl, const struct perf_lbr_opts *o)
 {
-	struct lbr_event *e = &pl->evs[pl->nr_aps];
+	struct lbr_event *e = &pl->evs[pl->nr_tps];
 
 	e->attr = pl->evs[0].attr;
 	e->attr.type = PERF_TYPE_SOFTWARE;
 	e->attr.config = PERF_COUNT_SW_DUMMY;
 	e->attr.sample_type = PERF_LBR_SAMPLE_TYPE & ~PERF_SAMPLE_RAW;
-	e->id = o->first_id + pl->nr_aps;
+	e->id = o->first_id + pl->nr_tps;
 	e->name = strdup(PERF_LBR_SYSTEM ":sideband");
 	return e->name ? 0 : -ENOMEM;
 }
@@ -259,7 +353,8 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 		goto cleanup;
 	}
 	pl->nr_aps = lbrfile__nr_attach(cap);
-	pl->nr_evs = pl->nr_aps + o->dummy;
+	pl->nr_tps = pl->nr_aps + capture_has_calls(cap, pl->nr_aps);
+	pl->nr_evs = pl->nr_tps + o->dummy;
 	if (!pl->nr_aps) {
 		pr_warn("%s: the capture has no attach points\n", cap_path);
 		err = -EINVAL;
@@ -278,12 +373,19 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 			goto cleanup;
 		}
 	}
+	if (pl->nr_tps > pl->nr_aps) {
+		err = init_call_event(pl, o);
+		if (err)
+			goto cleanup;
+	}
 	if (o->dummy) {
 		err = init_dummy(pl, o);
 		if (err)
 			goto cleanup;
 	}
 	err = lbrfile__for_each(cap, false, scan_record, pl);
+	if (!err && pl->nr_tps > pl->nr_aps)
+		err = collect_calls(pl);
 	if (err)
 		goto cleanup;
 	*out = pl;
@@ -302,6 +404,7 @@ void perf_lbr__free(struct perf_lbr *pl)
 	for (i = 0; pl->evs && i < pl->nr_evs; i++)
 		free(pl->evs[i].name);
 	free(pl->evs);
+	free(pl->crefs);
 	free(pl->comms);
 	free(pl->mmap_pids);
 	ksyms__free(pl->ks);
@@ -440,7 +543,8 @@ static struct comm_slot *comm_slot(struct perf_lbr *pl, __u32 tid)
 	return &pl->comms[i];
 }
 
-static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
+/* ev's thread name, if it is new, at time (the sample's that follows) */
+static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev, __u64 time)
 {
 	const struct lbr_event *e = &pl->evs[ev->ap];
 	char *body = (char *)(pl->buf + 1);
@@ -464,9 +568,8 @@ static int emit_comm(struct perf_lbr *pl, const struct lbrsnap_event *ev)
 	memset(body + 8, 0, ALIGN(len, 8));
 	memcpy(body + 8, comm, len);
 	n = 8 + 8 + ALIGN(len, 8);
-	n += put_trailer(e, (__u64 *)((char *)pl->buf + n), ev->pid, ev->tid, ev->time_ns,
-			 ev->cpu);
-	return emit(pl, PERF_RECORD_COMM, 0, n, ev->time_ns);
+	n += put_trailer(e, (__u64 *)((char *)pl->buf + n), ev->pid, ev->tid, time, ev->cpu);
+	return emit(pl, PERF_RECORD_COMM, 0, n, time);
 }
 
 /*
@@ -537,6 +640,58 @@ static int emit_sample(struct perf_lbr *pl, const struct lbr_record *rec)
 	}
 	return emit(pl, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, (char *)p - (char *)pl->buf,
 		    ev->time_ns);
+}
+
+/* Call idx of rec as an lbr:call sample at its entry time, with the record's task and CPU */
+static int emit_call(struct perf_lbr *pl, const struct lbr_record *rec, unsigned int idx)
+{
+	const struct lbrsnap_event *ev = rec->ev;
+	const struct lbr_event *e = &pl->evs[pl->nr_aps];
+	struct lbr_record_view *v = &pl->view;
+	struct lbr_fields_extra xs = { 0 }, *x = &xs;
+	char func[128], result[LBR_RET_LEN + 24];
+	const struct ksym *sym = NULL;
+	struct lbr_perf_call_raw *payload;
+	__u64 *p = pl->buf + 1;
+	unsigned int off;
+	__u32 *raw_size;
+	char *buf;
+	int err;
+
+	lbr_record_view__init(v, pl->cap, NULL, rec, LBR_VIEW_RET_ONLY);
+	x->call = &v->calls->call[idx];
+	x->idx = idx;
+	x->func = lbr_record_view__call_name(v, idx, func, sizeof(func));
+	x->result = lbr_record_view__call_result(v, idx, result, sizeof(result));
+	x->err = lbr_record_view__call_errno(v, idx);
+	err = emit_comm(pl, ev, x->call->start_ns);
+	if (err)
+		return err;
+	/* a kernel function's address, for perf's symbol columns; a user one's is not known */
+	if (v->ap && !lbr_kind__is_user(v->ap->kind))
+		sym = ksyms__by_name(pl->ks, func);
+	*p++ = e->id;						/* IDENTIFIER */
+	*p++ = sym ? sym->addr : 0;				/* IP */
+	*p++ = (__u64)ev->tid << 32 | ev->pid;			/* TID */
+	*p++ = x->call->start_ns;				/* TIME */
+	*p++ = ev->cpu;						/* CPU */
+	*p++ = 1;						/* PERIOD */
+	raw_size = (__u32 *)p;
+	payload = (struct lbr_perf_call_raw *)(raw_size + 1);
+	buf = (char *)payload;
+	memset(payload, 0, sizeof(*payload));
+	payload->c.common_type = e->attr.config;
+	payload->c.common_pid = ev->tid;
+	off = sizeof(*payload);
+	if (strlen(v->attach) > 4096)
+		return -EINVAL;
+	LBR_PERF_CALL_FIELDS(LBR_F_ENCODE)
+	while ((4 + off) % 8)
+		buf[off++] = 0;
+	*raw_size = off;
+	p = (__u64 *)(buf + off);
+	return emit(pl, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, (char *)p - (char *)pl->buf,
+		    x->call->start_ns);
 }
 
 /* Marks pid; true when its MMAP2s were out already (or no memory to remember it) */
@@ -642,7 +797,7 @@ static int emit_record(const struct lbr_record *rec, void *ctx)
 		pl->nr_bad_ap++;
 		return 0;
 	}
-	err = emit_comm(pl, rec->ev);
+	err = emit_comm(pl, rec->ev, rec->ev->time_ns);
 	if (!err)
 		err = emit_user_maps(pl, rec);
 	if (err)
@@ -689,6 +844,7 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	if (pl->mmap_pids)
 		memset(pl->mmap_pids, 0, pl->mmap_cap * sizeof(*pl->mmap_pids));
 	pl->next = 0;
+	pl->next_cref = 0;
 	if (pl->comms)
 		memset(pl->comms, 0, pl->comm_cap * sizeof(*pl->comms));
 	if (kernel_mmap)
@@ -698,12 +854,36 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	return err;
 }
 
+/* The calls that entered up to limit, and before the record at next_time */
+static int emit_calls_until(struct perf_lbr *pl, __u64 limit, __u64 next_time)
+{
+	struct lbr_record rec;
+	struct call_ref *c;
+	int err;
+
+	for (; pl->next_cref < pl->nr_crefs; pl->next_cref++) {
+		c = &pl->crefs[pl->next_cref];
+		if (c->time > limit || c->time > next_time)
+			break;
+		err = lbrfile__record(pl->cap, true, c->rec, &rec);
+		if (!err)
+			err = emit_call(pl, &rec, c->idx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int perf_lbr__emit_until(struct perf_lbr *pl, __u64 limit)
 {
 	struct lbr_record rec;
 	int err;
 
 	while (!lbrfile__record(pl->cap, true, pl->next, &rec) && rec.ev->time_ns <= limit) {
+		/* a call entered before the scope ended: its sample goes first */
+		err = emit_calls_until(pl, limit, rec.ev->time_ns);
+		if (err)
+			return err;
 		err = emit_record(&rec, pl);
 		if (err)
 			return err;
@@ -711,7 +891,7 @@ int perf_lbr__emit_until(struct perf_lbr *pl, __u64 limit)
 		if (++pl->next % LBRFILE_RELEASE_EVERY == 0)
 			lbrfile__release(pl->cap);
 	}
-	return 0;
+	return emit_calls_until(pl, limit, ~0ULL);
 }
 
 int perf_lbr__emit_end(struct perf_lbr *pl)

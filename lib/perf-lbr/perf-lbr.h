@@ -24,6 +24,8 @@
 #include "perf/perf-data.h"
 
 #define PERF_LBR_SYSTEM		"lbr"
+/* --calls: one sample per call of a scope (struct lbr_perf_call_raw), "lbr:call" */
+#define PERF_LBR_CALL_EVENT	"call"
 /* Bytes of the RAW payload before its argument fields and tails (record-fields.h) */
 #define PERF_LBR_RAW_FIXED	sizeof(struct lbr_perf_raw)
 
@@ -52,6 +54,8 @@ const struct perf_event_attr *perf_lbr__attr(const struct perf_lbr *pl, size_t i
 __u64 perf_lbr__id(const struct perf_lbr *pl, size_t i);
 const char *perf_lbr__name(const struct perf_lbr *pl, size_t i);
 bool perf_lbr__is_tracepoint(const struct perf_lbr *pl, size_t i);
+/* Whether event i is lbr:call (the calls of --calls scopes), not an attach point's */
+bool perf_lbr__is_call_event(const struct perf_lbr *pl, size_t i);
 /* How the event's ret field is typed and printed; LBRSNAP_RET_NONE: the event has none. */
 enum lbrsnap_ret_kind perf_lbr__ret_kind(const struct perf_lbr *pl, size_t i);
 /* Whether attach point i's records carry arguments: its format prints the call first. */

@@ -161,6 +161,37 @@ cleanup:
 	free(f.p);
 }
 
+/*
+ * lbr:call's format: the call's fields (record-fields.h), printed as one line of lbrsnap
+ * report's tree says it, with the record's seq to join them
+ */
+static void put_call_format(const struct perf_lbr *pl, size_t i, const char *name,
+			    struct buf *b)
+{
+	const struct lbr_event_schema *sc = &lbr_event_schemas[LBR_SCHEMA_PERF_CALL];
+	struct buf f = { 0 };
+	char *fixed;
+
+	fixed = lbr_fields__format(sc->fields, sc->nr, true);
+	if (!fixed) {
+		b->err = -ENOMEM;
+		return;
+	}
+	buf_printf(&f, "name: %s\nID: %llu\nformat:\n%s\n", name,
+		   (unsigned long long)perf_lbr__attr(pl, i)->config, fixed);
+	buf_printf(&f, "print fmt: \"func=%%s depth=%%u duration_ns=%%llu ret=%%s origin=%%u "
+		   "seq=%%llu\", __get_str(func), REC->depth, REC->duration_ns, "
+		   "__get_str(result), REC->origin, REC->seq\n");
+	if (f.err) {
+		b->err = f.err;
+	} else {
+		buf_u64(b, f.len);
+		buf_put(b, f.p, f.len);
+	}
+	free(fixed);
+	free(f.p);
+}
+
 /* An event's attach point spec: its name after "lbr:". */
 static const char *event_spec(const void *pl, size_t i)
 {
@@ -178,7 +209,10 @@ static void put_lbr_system(const struct perf_lbr *pl, struct buf *b)
 	buf_u32(b, i);
 	for (i = 0; perf_lbr__is_tracepoint(pl, i); i++) {
 		event_fields__unique_name(event_spec, pl, i, name, sizeof(name));
-		put_format(pl, i, name, b);
+		if (perf_lbr__is_call_event(pl, i))
+			put_call_format(pl, i, name, b);
+		else
+			put_format(pl, i, name, b);
 	}
 }
 

@@ -310,9 +310,8 @@ static void text_notes(struct report *r, const struct lbr_record *rec)
 static void text_calls(struct report *r, const struct lbr_record_view *v)
 {
 	const struct lbrsnap_calls *cb = v->calls;
-	char name[128], val[LBR_RET_LEN];
+	char name[128], val[LBR_RET_LEN + 24];
 	FILE *out = r->out;
-	const char *err;
 	unsigned int i;
 
 	if (!cb)
@@ -332,15 +331,10 @@ static void text_calls(struct report *r, const struct lbr_record_view *v)
 				32 - indent, name, "");
 			continue;
 		}
-		val[0] = 0;
-		if (c->flags & LBRSNAP_CALL_HAS_RET)
-			lbr_ret__format(c->ret_kind, c->ret, val, sizeof(val));
-		err = lbr_errno__name(lbr_record_view__call_errno(v, i));
 		/* the result as the record's own line says it: "-2 (ENOENT)" */
-		fprintf(out, "    %*s%-*s %10.3f us  %s%s%s%s%s\n", indent, "", 32 - indent, name,
-			(c->end_ns - c->start_ns) / 1000.0, val[0] ? val : "(void)",
-			err && !strchr(val, '(') ? " (" : "", err && !strchr(val, '(') ? err : "",
-			err && !strchr(val, '(') ? ")" : "",
+		fprintf(out, "    %*s%-*s %10.3f us  %s%s\n", indent, "", 32 - indent, name,
+			(c->end_ns - c->start_ns) / 1000.0,
+			lbr_record_view__call_result(v, i, val, sizeof(val)),
 			(int)i == v->origin ? "  <- origin" : "");
 	}
 	if (cb->dropped)

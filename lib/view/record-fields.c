@@ -14,6 +14,9 @@ const char *const lbr_json_keys[LBR_JSON__MAX] = {
 #define LBR_F_STRUCT struct lbr_perf_raw
 SCHEMA(lbr_perf_raw, LBR_PERF_FIELDS)
 #undef LBR_F_STRUCT
+#define LBR_F_STRUCT struct lbr_perf_call_raw
+SCHEMA(lbr_perf_call_raw, LBR_PERF_CALL_FIELDS)
+#undef LBR_F_STRUCT
 #define LBR_F_STRUCT struct lbr_td_snapshot
 SCHEMA(lbr_td_snapshot, LBR_TD_SNAPSHOT_FIELDS)
 #undef LBR_F_STRUCT
@@ -29,12 +32,14 @@ SCHEMA(lbr_td_user_stack, LBR_TD_USER_STACK_FIELDS)
 
 /* the argument fields follow the fixed part at an 8-byte boundary (event-fields.h) */
 _Static_assert(sizeof(struct lbr_perf_raw) % 8 == 0, "perf raw part not 8-aligned");
+_Static_assert(sizeof(struct lbr_perf_call_raw) % 8 == 0, "perf call part not 8-aligned");
 
 #define ROW(id, out, ev, st) \
 	[id] = { out, ev, st##_fields, sizeof(st##_fields) / sizeof(st##_fields[0]), \
 		 sizeof(struct st) }
 const struct lbr_event_schema lbr_event_schemas[LBR_SCHEMA__MAX] = {
 	ROW(LBR_SCHEMA_PERF, "perf.data", "lbr:<attach point>", lbr_perf_raw),
+	ROW(LBR_SCHEMA_PERF_CALL, "perf.data", "lbr:call", lbr_perf_call_raw),
 	ROW(LBR_SCHEMA_TD_SNAPSHOT, "trace.dat", "lbr:branch_snapshot", lbr_td_snapshot),
 	ROW(LBR_SCHEMA_TD_BRANCH, "trace.dat", "lbr:branch", lbr_td_branch),
 	ROW(LBR_SCHEMA_TD_STACK, "trace.dat", "lbr:stack", lbr_td_stack),

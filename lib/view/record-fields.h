@@ -98,6 +98,28 @@
 				  "perf_branch_entry flags: mispred, predicted, cycles, type")
 #define LBRF_br_idx(F)		F(NUM, __u16, idx, x->idx, "the entry's index, 0 the newest")
 #define LBRF_br_nr(F)		F(NUM, __u16, nr, v->ev->nr_branches, "entries captured")
+/* perf.data's lbr:call, one per call of a --calls scope (x->call, its index x->idx) */
+#define LBRF_c_ret(F)		F(RET, __s64, ret, x->call->ret, \
+				  "the call's return value, extended as its type says (0: none)")
+#define LBRF_c_duration(F)	F(NUM, __u64, duration_ns, x->call->flags & \
+				  LBRSNAP_CALL_RETURNED ? x->call->end_ns - x->call->start_ns : 0, \
+				  "exit time - entry time, ns (0 when no exit was seen)")
+#define LBRF_c_err(F)		F(NUM, __s32, err, x->err, \
+				  "the errno ret stands for (2 for -ENOENT), 0")
+#define LBRF_c_func(F)		F(STR, __u32, func, x->func, "the called function's name")
+#define LBRF_c_result(F)	F(STR, __u32, result, x->result, \
+				  "the result as lbrsnap report's tree prints it: -2 (ENOENT), (void)")
+#define LBRF_c_depth(F)		F(NUM, __u16, depth, x->call->depth, \
+				  "nesting depth, 0 the scope's own function")
+#define LBRF_c_idx(F)		F(NUM, __u16, idx, x->idx, \
+				  "the call's index in its scope, in entry order")
+#define LBRF_c_nr(F)		F(NUM, __u16, nr, v->calls->nr, "calls recorded in the scope")
+#define LBRF_c_origin(F)	F(NUM, __u8, origin, (int)x->idx == v->origin, \
+				  "1 on the call where the scope's error began")
+#define LBRF_c_returned(F)	F(NUM, __u8, returned, \
+				  !!(x->call->flags & LBRSNAP_CALL_RETURNED), "1 when its exit was seen")
+#define LBRF_c_dropped(F)	F(NUM, __u32, dropped, v->calls->dropped, \
+				  "calls of the scope not recorded (depth or count bounds)")
 #define LBRF_pad8(F, n)		F(PAD, __u8, pad##n, 0, "")
 #define LBRF_pad16(F, n)	F(PAD, __u16, pad##n, 0, "")
 #define LBRF_pad32(F, n)	F(PAD, __u32, pad##n, 0, "")
@@ -110,6 +132,15 @@
 	LBRF_nr_branches(F) LBRF_nr_stack(F) LBRF_trim_branches(F) LBRF_trim_stack(F) \
 	LBRF_tracing_branches(F) LBRF_tracing_stack(F) LBRF_ret_str(F) LBRF_ret_kind(F) \
 	LBRF_pad8(F, 0) LBRF_pad16(F, 1) LBRF_call(F) LBRF_cgroup(F)
+
+/*
+ * perf.data lbr:call: one per call, at its entry time; seq and attach name the record whose
+ * sample (its attach point's event, at the scope's end) follows them
+ */
+#define LBR_PERF_CALL_FIELDS(F) \
+	LBRF_c_ret(F) LBRF_c_duration(F) LBRF_seq(F) LBRF_c_err(F) LBRF_c_func(F) \
+	LBRF_c_result(F) LBRF_attach(F) LBRF_c_depth(F) LBRF_c_idx(F) LBRF_c_nr(F) \
+	LBRF_c_origin(F) LBRF_c_returned(F) LBRF_c_dropped(F) LBRF_pad32(F, 0)
 
 /* trace.dat lbr:branch_snapshot, one per record */
 #define LBR_TD_SNAPSHOT_FIELDS(F) \
@@ -198,6 +229,11 @@ struct lbr_fields_extra {
 	struct lbr_span uips;
 	const struct lbrsnap_branch *br;
 	__u16 idx;
+	/* lbr:call's */
+	const struct lbrsnap_call *call;
+	const char *func;
+	const char *result;
+	int err;
 };
 
 /* A struct member per row: struct NAME { struct lbr_common_fields c; LIST(LBR_F_MEMBER) } */
@@ -279,6 +315,7 @@ const char *lbr_field__type(const struct lbr_field_desc *d, bool ret_signed);
 	} __attribute__((packed))
 
 LBR_F_PAYLOAD(lbr_perf_raw, LBR_PERF_FIELDS);
+LBR_F_PAYLOAD(lbr_perf_call_raw, LBR_PERF_CALL_FIELDS);
 LBR_F_PAYLOAD(lbr_td_snapshot, LBR_TD_SNAPSHOT_FIELDS);
 LBR_F_PAYLOAD(lbr_td_branch, LBR_TD_BRANCH_FIELDS);
 LBR_F_PAYLOAD(lbr_td_stack, LBR_TD_STACK_FIELDS);
@@ -295,6 +332,7 @@ struct lbr_event_schema {
 
 enum lbr_event_schema_id {
 	LBR_SCHEMA_PERF,
+	LBR_SCHEMA_PERF_CALL,
 	LBR_SCHEMA_TD_SNAPSHOT,
 	LBR_SCHEMA_TD_BRANCH,
 	LBR_SCHEMA_TD_STACK,

@@ -133,6 +133,28 @@ int lbr_record_view__call_errno(const struct lbr_record_view *v, unsigned int i)
 	return lbr_ret__errno(c->ret_kind, c->ret);
 }
 
+const char *lbr_record_view__call_result(const struct lbr_record_view *v, unsigned int i,
+					 char *buf, size_t len)
+{
+	const struct lbrsnap_call *c = &v->calls->call[i];
+	char val[LBR_RET_LEN] = "";
+	const char *err;
+
+	if (!(c->flags & LBRSNAP_CALL_RETURNED)) {
+		snprintf(buf, len, "(no return seen)");
+		return buf;
+	}
+	if (c->flags & LBRSNAP_CALL_HAS_RET)
+		lbr_ret__format(c->ret_kind, c->ret, val, sizeof(val));
+	err = lbr_errno__name(lbr_record_view__call_errno(v, i));
+	/* the errno's name unless the value names it already (ERR_PTR(-ENOENT)) */
+	if (err && !strchr(val, '('))
+		snprintf(buf, len, "%s (%s)", val[0] ? val : "(void)", err);
+	else
+		snprintf(buf, len, "%s", val[0] ? val : "(void)");
+	return buf;
+}
+
 void lbr_record_view__init(struct lbr_record_view *v, const struct lbrfile *f,
 			   const struct ksyms *ks, const struct lbr_record *rec, unsigned int flags)
 {

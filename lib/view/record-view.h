@@ -87,6 +87,12 @@ unsigned int lbr_record_view__origin_path(const struct lbr_record_view *v, unsig
 					  unsigned int max);
 /* The return value of call i as its function's type reads (ret-value.h), its errno or 0 */
 int lbr_record_view__call_errno(const struct lbr_record_view *v, unsigned int i);
+/*
+ * Call i's result as lbrsnap report's tree prints it, the one text every output shows:
+ * "-2 (ENOENT)", "0", "ERR_PTR(-ENOENT)", "(void)", "(no return seen)". Returns buf.
+ */
+const char *lbr_record_view__call_result(const struct lbr_record_view *v, unsigned int i,
+					 char *buf, size_t len);
 
 /* How an attach point's records read their return value: its events' declared type */
 enum lbrsnap_ret_kind lbr_record_view__ap_ret_kind(const struct lbr_attach_point *ap);

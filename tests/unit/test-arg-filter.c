@@ -10,6 +10,7 @@
 #include <string.h>
 #include "unit.h"
 #include "capture/arg-filter.h"
+#include "capture/syscall-table.h"
 
 static struct attach_target mkdirat = {
 	.spec = "fexit:do_mkdirat", .name = "do_mkdirat", .kind = LBRSNAP_KIND_FEXIT,
@@ -193,6 +194,32 @@ static void test_deep_not(void)
 	free(expr);
 }
 
+/*
+ * Syscall names are ABI numbers: the build machine's headers (Debian 12's end at 450) and
+ * lib/capture/syscalls-late.tbl past them, so a filter names a newer kernel's syscalls too.
+ */
+static void test_syscall_names(void)
+{
+	static const struct {
+		const char *name;
+		int nr;
+	} abi[] = {
+		{ "read", 0 }, { "mkdir", 83 }, { "openat", 257 }, { "uretprobe", 335 },
+		{ "set_mempolicy_home_node", 450 }, { "cachestat", 451 }, { "fchmodat2", 452 },
+		{ "futex_wake", 454 }, { "listmount", 458 }, { "mseal", 462 },
+		{ "file_setattr", 469 }, { "listns", 470 },
+		{ "uname", 63 }, { "newuname", 63 },	/* the tracefs event's name too */
+		{ "no_such_call", -ENOENT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(abi) / sizeof(abi[0]); i++) {
+		CU_ASSERT_EQUAL(syscall_table__nr(abi[i].name), abi[i].nr);
+		if (syscall_table__nr(abi[i].name) != abi[i].nr)
+			fprintf(stderr, "%s: %d\n", abi[i].name, syscall_table__nr(abi[i].name));
+	}
+}
+
 static CU_TestInfo filter_tests[] = {
 	{ "postfix", test_postfix },
 	{ "strings_enums", test_strings_enums },
@@ -201,6 +228,7 @@ static CU_TestInfo filter_tests[] = {
 	{ "narrow", test_narrow },
 	{ "errors", test_errors },
 	{ "deep_not", test_deep_not },
+	{ "syscall_names", test_syscall_names },
 	CU_TEST_INFO_NULL,
 };
 

@@ -2,7 +2,8 @@
 /*
  * --calls in lbrsnap.data: the call trace block after the extra block (lbr_record__parse),
  * refused when damaged or of another version, and its functions named from META's list
- * (lbr_record_view__call_name).
+ * (lbr_record_view__call_name), and a call's result as every output prints it
+ * (lbr_record_view__call_result).
  */
 #include <errno.h>
 #include <string.h>
@@ -157,11 +158,39 @@ static void test_snap_at(void)
 	CU_ASSERT_EQUAL(lbr_record_view__origin_path(&v, idx, LBRSNAP_CALLS_DEPTH), 0);
 }
 
+/* The one result text of a call, which report's tree, perf's lbr:call and lbr-calltree show */
+static void test_result(void)
+{
+	struct lbrsnap_call *c = &block()->call[1];
+	struct lbr_record rec;
+	struct lbr_record_view v = {};
+	char buf[64];
+
+	CU_ASSERT_EQUAL_FATAL(lbr_record__parse(rec_buf, build(4, 3), &rec), 0);
+	v.rec = &rec;
+	v.calls = rec.calls;
+	CU_ASSERT_STRING_EQUAL(lbr_record_view__call_result(&v, 1, buf, sizeof(buf)),
+			       "-2 (ENOENT)");
+	c->ret = 0;
+	CU_ASSERT_STRING_EQUAL(lbr_record_view__call_result(&v, 1, buf, sizeof(buf)), "0");
+	/* a pointer names its errno itself */
+	c->ret = -17;
+	c->ret_kind = LBRSNAP_RET_POINTER;
+	CU_ASSERT_STRING_EQUAL(lbr_record_view__call_result(&v, 1, buf, sizeof(buf)),
+			       "ERR_PTR(-EEXIST)");
+	c->flags = LBRSNAP_CALL_RETURNED;
+	CU_ASSERT_STRING_EQUAL(lbr_record_view__call_result(&v, 1, buf, sizeof(buf)), "(void)");
+	c->flags = 0;
+	CU_ASSERT_STRING_EQUAL(lbr_record_view__call_result(&v, 1, buf, sizeof(buf)),
+			       "(no return seen)");
+}
+
 static CU_TestInfo tests[] = {
 	{ "block", test_block },
 	{ "block_bad", test_block_bad },
 	{ "names", test_names },
 	{ "snap_at", test_snap_at },
+	{ "result", test_result },
 	CU_TEST_INFO_NULL,
 };
 
