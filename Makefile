@@ -186,5 +186,4 @@ clean:
 # The README's main job: a real capture on this machine, its report printed.
 .PHONY: demo
 demo: all
-	$(Q)cd $(OUT) && ./lbrsnap record -o demo.data -- ls /nonexistent; \
-		./lbrsnap report -i demo.data
+	$(Q)./demo/demo.sh $(OUT)

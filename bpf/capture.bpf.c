@@ -174,6 +174,17 @@ struct {
 
 struct lbrsnap_calls_stats calls_stats;
 struct lbrsnap_call_state calls_zero;		/* a new scope's state, never written */
+/*
+ * Each traced exit's branch snapshot, by CPU (capture.h): copied into the task's state only
+ * when the exit becomes the error's origin, so the snapshot costs one helper call and no
+ * lookup before it. Tickets as the slots': a copy trusts the scratch only if no other exit
+ * took it in between (a preempted exit, or CPUs past LBRSNAP_CALLS_CPUS sharing one).
+ */
+struct lbrsnap_branch call_snap[LBRSNAP_CALLS_CPUS][LBRSNAP_MAX_BRANCHES];
+struct {
+	__u64 next;
+	__u64 done;
+} __attribute__((aligned(64))) call_snap_ctl[LBRSNAP_CALLS_CPUS];
 const volatile __u64 calls_longer_ns;		/* --longer: shorter scopes are filtered */
 
 
@@ -724,12 +735,77 @@ static __always_inline bool call_is_err(__u8 kind, __s64 ret)
 	       (kind == LBRSNAP_RET_POINTER && !ret && (filter_errors & LBRSNAP_ERR_NULL));
 }
 
+/* A traced exit's snapshot in the CPU's scratch, and its ticket */
+struct call_snap_ref {
+	struct lbrsnap_branch *buf;
+	__u64 t, done_before;
+	long lbr_ret;
+	__u32 s;
+};
+
+/*
+ * The origin's snapshot, kept in the task's state: the exit's branches from the scratch (if
+ * no other exit reused it meanwhile), then the stacks at this return, as snap_body takes them.
+ */
+static __always_inline void call_origin_keep(void *ctx, struct call_snap_ref *sr,
+					     struct lbrsnap_call_state *cs, __u32 i)
+{
+	__u32 nb = 0, ns = 0, nu = 0;
+	__u64 next;
+	long sret;
+
+	cs->o_call = i;
+	cs->o_set = 1;
+	cs->o_clobbered = 0;
+	cs->o_lbr_ret = sr->lbr_ret;
+	if (want_lbr && sr->lbr_ret > 0) {
+		bpf_probe_read_kernel(cs->o_branches, sizeof(cs->o_branches), sr->buf);
+		next = __sync_fetch_and_add(&call_snap_ctl[sr->s & (LBRSNAP_CALLS_CPUS - 1)].next, 0);
+		if (sr->done_before != sr->t || next != sr->t + 1) {
+			cs->o_clobbered = 1;
+		} else {
+			nb = sr->lbr_ret / LBRSNAP_BRANCH_SIZE;
+			if (nb > LBRSNAP_MAX_BRANCHES)
+				nb = LBRSNAP_MAX_BRANCHES;
+		}
+	}
+	cs->o_nr_branches = nb;
+	cs->o_stack_err = 0;
+	if (want_stack) {
+		sret = bpf_get_stack(ctx, cs->o_stack, sizeof(cs->o_stack), 0);
+		if (sret < 0) {
+			cs->o_stack_err = sret;
+		} else {
+			ns = sret / 8;
+			if (ns > LBRSNAP_MAX_STACK)
+				ns = LBRSNAP_MAX_STACK;
+		}
+	}
+	cs->o_nr_stack = ns;
+	cs->o_ustack_err = 0;
+	cs->o_ustack_taken = want_ustack;
+	if (want_ustack) {
+		sret = bpf_get_stack(ctx, cs->o_ustack, sizeof(cs->o_ustack), BPF_F_USER_STACK);
+		if (sret < 0) {
+			cs->o_ustack_err = sret;
+		} else {
+			nu = sret / 8;
+			if (nu > LBRSNAP_MAX_USTACK)
+				nu = LBRSNAP_MAX_USTACK;
+		}
+	}
+	cs->o_nr_ustack = nu;
+}
+
 /*
  * The origin of an error (retsnoop's rule, call-traces.md 8): every entry clears is_err, a
  * success clears it; the first failing return while it is clear is the origin, and failing
  * returns further up keep it. So the origin is the deepest call where the error appeared.
+ * A traced call's exit (sr set) that becomes the origin keeps its snapshot; the scope's own
+ * return (sr NULL) needs none kept: its record takes its snapshot there.
  */
-static __always_inline void call_origin(struct lbrsnap_call_state *cs, __u32 i, __u8 kind,
+static __always_inline void call_origin(void *ctx, struct call_snap_ref *sr,
+					struct lbrsnap_call_state *cs, __u32 i, __u8 kind,
 					__s64 ret)
 {
 	if (!call_can_fail(kind))
@@ -739,6 +815,8 @@ static __always_inline void call_origin(struct lbrsnap_call_state *cs, __u32 i, 
 	} else if (!cs->is_err) {
 		cs->is_err = 1;
 		cs->origin = i;
+		if (sr && i < LBRSNAP_MAX_CALLS)
+			call_origin_keep(ctx, sr, cs, i);
 	}
 }
 
@@ -814,9 +892,13 @@ static __always_inline int call_enter(void *ctx)
 	return call_enter_id(bpf_get_attach_cookie(ctx));
 }
 
-/* A return of function fn: closes its frame, if it is the innermost open one */
-static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, __s64 ret,
-				       __u8 kind)
+/*
+ * A return of function fn: closes its frame, if it is the innermost open one. ctx and sr are
+ * a traced exit's (its snapshot, kept if it becomes the origin), NULL for the scope's return.
+ */
+static __always_inline void call_leave_at(void *ctx, struct call_snap_ref *sr,
+					  struct lbrsnap_call_state *cs, __u16 fn, __s64 ret,
+					  __u8 kind)
 {
 	__u32 d = cs->depth, i;
 	struct lbrsnap_call *c;
@@ -840,21 +922,49 @@ static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, 
 		c->flags = LBRSNAP_CALL_RETURNED | (kind ? LBRSNAP_CALL_HAS_RET : 0);
 		c->ret_kind = kind;
 	}
-	call_origin(cs, i, kind, ret);
+	call_origin(ctx, sr, cs, i, kind, ret);
+}
+
+static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, __s64 ret,
+				       __u8 kind)
+{
+	call_leave_at(NULL, NULL, cs, fn, ret, kind);
+}
+
+/*
+ * First thing in every traced exit, as in snap_body: the CPU's scratch addressed, a ticket,
+ * the branch snapshot. Outside a scope it is wasted, the price of taking it before the lookup.
+ */
+#define CALL_SNAP_TAKE(sr)							\
+	do {									\
+		(sr).s = bpf_get_smp_processor_id() & (LBRSNAP_CALLS_CPUS - 1);	\
+		(sr).t = __sync_fetch_and_add(&call_snap_ctl[(sr).s].next, 1);	\
+		(sr).done_before = call_snap_ctl[(sr).s].done;			\
+		(sr).buf = call_snap[(sr).s];					\
+		(sr).lbr_ret = bpf_get_branch_snapshot((sr).buf, sizeof(call_snap[0]), 0); \
+	} while (0)
+
+/* Every way out of a traced exit completes its ticket */
+static __always_inline void call_snap_done(struct call_snap_ref *sr)
+{
+	__sync_fetch_and_add(&call_snap_ctl[sr->s & (LBRSNAP_CALLS_CPUS - 1)].done, 1);
 }
 
 /* fexit: the return value from the helper (fexit.multi cannot read ctx), else registers */
 static __always_inline int call_exit_from(void *ctx, const bool fexit)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid(), fn;
+	struct call_snap_ref sr;
+	__u32 tid, fn;
 	const struct lbrsnap_call_func *fi;
 	struct lbrsnap_call_state *cs;
 	__u8 kind = 0, shift = 0;
 	__u64 v = 0;
 
+	CALL_SNAP_TAKE(sr);
+	tid = (__u32)bpf_get_current_pid_tgid();
 	cs = bpf_map_lookup_elem(&calls, &tid);
 	if (!cs)
-		return 0;
+		goto done;
 	fn = (__u16)bpf_get_attach_cookie(ctx);
 	fi = bpf_map_lookup_elem(&call_funcs, &fn);
 	if (fi) {
@@ -865,7 +975,9 @@ static __always_inline int call_exit_from(void *ctx, const bool fexit)
 		bpf_get_func_ret(ctx, &v);
 	else
 		CTX_ARG(v, ctx, PT_REGS_AX_OFF);
-	call_leave(cs, fn, kind ? extend(v, kind, shift) : 0, kind);
+	call_leave_at(ctx, &sr, cs, fn, kind ? extend(v, kind, shift) : 0, kind);
+done:
+	call_snap_done(&sr);
 	return 0;
 }
 
@@ -886,7 +998,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero = 0, level, nb = 0, ns = 0;
 	struct lbrsnap_nest *nest_own;
 	struct lbrsnap_call_state *cs = NULL;
-	__u32 fn;
+	__u32 fn, snap_origin = 0;
 	long lbr_ret, sret;
 	__s64 ret = 0;
 	void *body;
@@ -1050,6 +1162,41 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	/* a constant but for kprobe-multi, whose bound the verifier must see here */
 	args_size = bounded(args_size, LBRSNAP_MAX_ARGS_SIZE);
 	body = (void *)(ev + 1) + args_size;
+	/* a scope with a traced origin: the snapshot and stacks taken at the origin's return */
+	if (cs && cs->is_err && cs->o_set && cs->o_call == cs->origin && cs->origin) {
+		struct lbrsnap_ustack *u;
+		__u32 nu;
+
+		ev->lbr_ret = cs->o_lbr_ret;
+		nb = bounded(cs->o_nr_branches, LBRSNAP_MAX_BRANCHES);
+		if (cs->o_clobbered) {
+			flags |= LBRSNAP_EV_CLOBBERED;
+			__sync_fetch_and_add(&sc->clobbered, 1);
+		}
+		bpf_probe_read_kernel(body, sizeof(cs->o_branches), cs->o_branches);
+		ev->nr_branches = nb;
+		ns = bounded(cs->o_nr_stack, LBRSNAP_MAX_STACK);
+		bpf_probe_read_kernel(body + nb * LBRSNAP_BRANCH_SIZE, sizeof(cs->o_stack),
+				      cs->o_stack);
+		ev->nr_stack = ns;
+		if (cs->o_stack_err) {
+			ev->stack_err = cs->o_stack_err;
+			flags |= LBRSNAP_EV_STACK_ERR;
+		}
+		size = sizeof(*ev) + args_size + nb * LBRSNAP_BRANCH_SIZE + ns * 8;
+		if (cs->o_ustack_taken) {
+			u = (void *)ev + size;
+			u->reserved = 0;
+			u->err = cs->o_ustack_err;
+			nu = bounded(cs->o_nr_ustack, LBRSNAP_MAX_USTACK);
+			u->nr = nu;
+			bpf_probe_read_kernel(u->ip, sizeof(cs->o_ustack), cs->o_ustack);
+			size += sizeof(*u) + nu * 8;
+			flags |= LBRSNAP_EV_HAS_USTACK;
+		}
+		snap_origin = LBRSNAP_CALLS_SNAP_ORIGIN;
+		goto extra;
+	}
 	if (want_lbr && lbr_ret > 0) {
 		bpf_probe_read_kernel(body, sizeof(snap[0]), buf);
 		/* a full barrier (locked add) orders the copy before the reuse check */
@@ -1095,6 +1242,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		size += sizeof(*u) + nu * 8;
 		flags |= LBRSNAP_EV_HAS_USTACK;
 	}
+extra:
 	if (LBRSNAP_EXTRA__MAX) {
 		struct lbrsnap_extra *x = (void *)ev + size;
 
@@ -1114,7 +1262,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		cb->version = LBRSNAP_CALLS_VERSION;
 		cb->nr = n;
 		cb->origin = cs->is_err ? cs->origin : LBRSNAP_CALLS_NO_ORIGIN;
-		cb->reserved = 0;
+		cb->flags = snap_origin;
 		cb->dropped = cs->dropped;
 		cb->reserved2 = 0;
 		bpf_probe_read_kernel(cb->call, n * sizeof(struct lbrsnap_call), cs->call);

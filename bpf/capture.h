@@ -101,8 +101,17 @@ static inline unsigned int lbrsnap_extra_size(unsigned int nr)
  * META "calls.AP" list of names. Bounds: LBRSNAP_CALLS_DEPTH nested calls, LBRSNAP_MAX_CALLS
  * calls per scope; a call past either is counted in the block's dropped and the capture's
  * lbrsnap_calls_stats, never silently left out.
+ *
+ * The origin's snapshot (version 2): every traced exit takes its branch snapshot first, into
+ * a per-CPU scratch (call_snap); when that exit becomes the error's origin, the scratch, the
+ * kernel stack (--stack) and the user stack (--user-stack) at that return are kept in the
+ * task's state (o_* below). A record whose scope has a traced origin then carries those
+ * instead of the scope's own, and its calls block says so (LBRSNAP_CALLS_SNAP_ORIGIN).
+ * Version 1 blocks (flags 0) are read as the scope's snapshot.
  */
-#define LBRSNAP_CALLS_VERSION	1
+#define LBRSNAP_CALLS_VERSION	2
+#define LBRSNAP_CALLS_VERSION_MIN	1	/* the oldest block readers still take */
+#define LBRSNAP_CALLS_CPUS	64	/* per-CPU exit scratch; more CPUs share (detected) */
 #define LBRSNAP_MAX_CALLS	64
 #define LBRSNAP_CALLS_DEPTH	64
 #define LBRSNAP_CALLS_NO_ORIGIN	0xffff
@@ -112,6 +121,12 @@ static inline unsigned int lbrsnap_extra_size(unsigned int nr)
 enum {
 	LBRSNAP_CALL_RETURNED = 1 << 0,	/* the exit was seen: end_ns and ret are set */
 	LBRSNAP_CALL_HAS_RET = 1 << 1,	/* ret holds a return value (not void) */
+};
+
+/* lbrsnap_calls.flags */
+enum {
+	/* the record's branches and stacks are the ones taken at the origin's return */
+	LBRSNAP_CALLS_SNAP_ORIGIN = 1 << 0,
 };
 
 struct lbrsnap_call {
@@ -129,7 +144,7 @@ struct lbrsnap_calls {
 	__u16 version;		/* LBRSNAP_CALLS_VERSION: others are refused, not misread */
 	__u16 nr;		/* calls in call[] */
 	__u16 origin;		/* call[] index of the error's origin, or CALLS_NO_ORIGIN */
-	__u16 reserved;
+	__u16 flags;		/* LBRSNAP_CALLS_* (version 2; 0 in version 1) */
 	__u32 dropped;		/* calls of the scope not in call[]: too deep or too many */
 	__u32 reserved2;
 	struct lbrsnap_call call[];
@@ -159,6 +174,23 @@ struct lbrsnap_call_state {
 	__u16 frame_func[LBRSNAP_CALLS_DEPTH];	/* the open frames' functions */
 	__u16 frame_call[LBRSNAP_CALLS_DEPTH];	/* ... their index in call[], or NO_ORIGIN */
 	struct lbrsnap_call call[LBRSNAP_MAX_CALLS];
+	/*
+	 * The snapshot at the origin's return: for call[o_call] when o_set. Bounded: 1,800
+	 * bytes a task, so with the calls 4,144 bytes a task and 4.2 MiB for LBRSNAP_CALLS_TASKS.
+	 */
+	__u16 o_call;		/* the call whose return took them */
+	__u8 o_set;		/* they are valid */
+	__u8 o_clobbered;	/* the scratch was reused before the copy: branches dropped */
+	__u16 o_nr_branches;
+	__u16 o_nr_stack;
+	__s32 o_lbr_ret;	/* bpf_get_branch_snapshot() return at that exit */
+	__s32 o_stack_err;	/* bpf_get_stack() error, 0 */
+	__u16 o_nr_ustack;
+	__u16 o_ustack_taken;	/* --user-stack: the user stack was taken */
+	__s32 o_ustack_err;
+	__u64 o_branches[LBRSNAP_MAX_BRANCHES * LBRSNAP_BRANCH_SIZE / 8];	/* as lbrsnap_branch */
+	__u64 o_stack[LBRSNAP_MAX_STACK];
+	__u64 o_ustack[64];	/* LBRSNAP_MAX_USTACK, defined below (checked there) */
 };
 
 /* What the call tracker counted (one set per capture): scopes == ended + died + open */
@@ -184,6 +216,11 @@ struct lbrsnap_ustack {
 	__s32 err;		/* bpf_get_stack() error, 0 if fine */
 	__u64 ip[];		/* user return addresses, innermost first */
 };
+
+#ifndef __cplusplus
+_Static_assert(sizeof(((struct lbrsnap_call_state *)0)->o_ustack) == LBRSNAP_MAX_USTACK * 8,
+	       "the origin's user stack holds LBRSNAP_MAX_USTACK entries");
+#endif
 
 static inline unsigned int lbrsnap_ustack_size(unsigned int nr)
 {

@@ -62,7 +62,8 @@ int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec)
 		unsigned int i;
 
 		/* a version this reader does not know is refused, not misread */
-		if (size - off < sizeof(*cb) || cb->version != LBRSNAP_CALLS_VERSION ||
+		if (size - off < sizeof(*cb) || cb->version < LBRSNAP_CALLS_VERSION_MIN ||
+		    cb->version > LBRSNAP_CALLS_VERSION ||
 		    lbrsnap_calls_size(cb->nr) > size - off ||
 		    (cb->origin != LBRSNAP_CALLS_NO_ORIGIN && cb->origin >= cb->nr))
 			return -EINVAL;

@@ -387,6 +387,22 @@ static void json_calls(struct json_writer *w, const struct lbr_record_view *v)
 	else
 		json__null(w);
 	json__field_u64(w, LBR_KEY(CALLS_DROPPED), v->calls->dropped);
+	json__field_string(w, LBR_KEY(SNAPSHOT_AT), v->snap_at_origin ? "origin" : "scope");
+}
+
+/* --calls: where the branches and stacks below were taken, before they are shown */
+static void text_snap_at(struct report *r, const struct lbr_record_view *v)
+{
+	char name[128];
+
+	if (!v->calls)
+		return;
+	if (v->snap_at_origin)
+		fprintf(r->out, "  [snapshot and stacks at the origin %s's return]\n",
+			lbr_record_view__call_name(v, v->origin, name, sizeof(name)));
+	else if (v->calls->nr)
+		fprintf(r->out, "  [snapshot and stacks at the scope %s's return]\n",
+			lbr_record_view__call_name(v, 0, name, sizeof(name)));
 }
 
 /* LBR was off on the record's CPU when it was taken (lbr-stale.h) */
@@ -709,6 +725,7 @@ int report__record(struct report *r, const struct lbr_record *rec)
 		json_record(r, v);
 	} else {
 		text_header(r, v);
+		text_snap_at(r, v);
 		if (ev->nr_branches)
 			text_branches(r, rec, v->trim_branches, false);
 		if (ev->nr_stack)
@@ -879,6 +896,8 @@ enum {
 	KEY_OFF = 'o',		/*   offset */
 	KEY_ADDR = 'x',		/* location without a symbol: the address */
 	KEY_SYSCALL = 'c',	/* sys_enter/sys_exit: the syscall's number */
+	KEY_CALL = 'k',		/* --calls: a function of the path from the scope to the origin */
+	KEY_NO_ORIGIN = 'K',	/* --calls: a scope without an error origin */
 };
 
 /*
@@ -898,6 +917,25 @@ static void key_loc(struct report *r, struct group_key *k, __u64 addr, bool ret_
 	if (sym->module)
 		group_key__add_str(k, KEY_MODULE, sym->module);
 	group_key__add_u64(k, KEY_OFF, off);
+}
+
+/*
+ * --calls: the scope, the origin and the calls between, by name (ids differ between captures);
+ * the path's last function is the origin.
+ */
+static void key_calls(struct group_key *k, const struct lbr_record_view *v)
+{
+	unsigned int idx[LBRSNAP_CALLS_DEPTH], n, i;
+	char name[128];
+
+	n = lbr_record_view__origin_path(v, idx, LBRSNAP_CALLS_DEPTH);
+	if (!n) {
+		group_key__add(k, KEY_NO_ORIGIN, "", 0);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		group_key__add_str(k, KEY_CALL, lbr_record_view__call_name(v, idx[i], name,
+									     sizeof(name)));
 }
 
 /*
@@ -935,6 +973,8 @@ static void rec_key(struct report *r, const struct lbr_record *rec, struct group
 		group_key__add(k, KEY_FRAME, "", 0);
 		key_loc(r, k, rec->stack[i], true);
 	}
+	if (v->calls)
+		key_calls(k, v);
 }
 
 struct group_ctx {
@@ -972,6 +1012,26 @@ static double group_percent(const struct group_table *t, const struct group *g)
 	return t->total ? 100.0 * g->count / t->total : 0;
 }
 
+/* --calls: the group's path of calls, "  origin fail_leaf: top > mid > fail_leaf" */
+static void text_group_calls(struct report *r, const struct lbr_record_view *v)
+{
+	unsigned int idx[LBRSNAP_CALLS_DEPTH], n, i;
+	char name[128];
+
+	if (!v->calls)
+		return;
+	n = lbr_record_view__origin_path(v, idx, LBRSNAP_CALLS_DEPTH);
+	if (!n) {
+		fputs("  (no error origin)", r->out);
+		return;
+	}
+	fprintf(r->out, "  origin %s:", lbr_record_view__call_name(v, v->origin, name,
+								    sizeof(name)));
+	for (i = 0; i < n; i++)
+		fprintf(r->out, "%s%s", i ? " > " : " ",
+			lbr_record_view__call_name(v, idx[i], name, sizeof(name)));
+}
+
 /* "  42.31%  11 records  raw_tp:sys_exit ret=-2 (ENOENT)", counts right-aligned */
 static void text_group_line(struct report *r, const struct group_table *t, const struct group *g)
 {
@@ -980,6 +1040,7 @@ static void text_group_line(struct report *r, const struct group_table *t, const
 	fprintf(r->out, " %6.2f%%  %*llu record%s  ", group_percent(t, g), width,
 		(unsigned long long)g->count, g->count == 1 ? " " : "s");
 	text_what(r, rec_view(r, &g->example), false);
+	text_group_calls(r, &r->view);
 	fputc('\n', r->out);
 }
 
@@ -991,6 +1052,7 @@ static void text_group(struct report *r, const struct group_table *t, const stru
 
 	text_group_line(r, t, g);
 	v = rec_view(r, ex);
+	text_snap_at(r, v);
 	if (v->ev->nr_branches)
 		text_branches(r, v->rec, v->trim_branches, true);
 	if (ex->ev->nr_stack)
@@ -999,6 +1061,28 @@ static void text_group(struct report *r, const struct group_table *t, const stru
 	fputs("    first: ", out);
 	text_when(out, ex->ev);
 	fputs("\n\n", out);
+}
+
+/* --calls: "origin" ({func, depth, ret, errno} or null) and "call_path" (scope to origin) */
+static void json_group_calls(struct json_writer *w, const struct lbr_record_view *v)
+{
+	unsigned int idx[LBRSNAP_CALLS_DEPTH], n, i;
+	char name[128];
+
+	if (!v->calls)
+		return;
+	json__key(w, LBR_KEY(ORIGIN));
+	if (v->origin >= 0)
+		json_call(w, v, v->origin, true);
+	else
+		json__null(w);
+	n = lbr_record_view__origin_path(v, idx, LBRSNAP_CALLS_DEPTH);
+	json__key(w, "call_path");
+	json__begin_array(w);
+	for (i = 0; i < n; i++)
+		json__string(w, lbr_record_view__call_name(v, idx[i], name, sizeof(name)));
+	json__end_array(w);
+	json__field_string(w, LBR_KEY(SNAPSHOT_AT), v->snap_at_origin ? "origin" : "scope");
 }
 
 static void json_group(struct report *r, const struct group_table *t, const struct group *g,
@@ -1024,6 +1108,7 @@ static void json_group(struct report *r, const struct group_table *t, const stru
 	json__field_u64(&w, LBRF_trim_stack(LBR_F_STR), v->trim_stack);
 	json_branches(r, &w, v->rec, v->trim_branches, true);
 	json_stack(r, &w, ex, v->trim_stack, true);
+	json_group_calls(&w, v);
 	json__key(&w, "first");
 	json__begin_object(&w);
 	json_when(&w, ex->ev);

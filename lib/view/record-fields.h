@@ -197,7 +197,9 @@
 	  "duration_ns, ret, errno})") \
 	K(ORIGIN, "origin", "--calls: the call where the error began ({func, depth, ret, " \
 	  "errno}), null") \
-	K(CALLS_DROPPED, "calls_dropped", "--calls: calls of the scope not recorded (bounds)")
+	K(CALLS_DROPPED, "calls_dropped", "--calls: calls of the scope not recorded (bounds)") \
+	K(SNAPSHOT_AT, "snapshot_at", "--calls: where the branches and stacks were taken: " \
+	  "\"origin\" (the origin's return) or \"scope\" (the scope's return)")
 
 #define LBR_F_JSON_ENUM(id, key, doc) LBR_JSON_##id,
 enum lbr_json_key {

@@ -70,6 +70,9 @@ static void view_calls(struct lbr_record_view *v, const struct lbrfile *f)
 
 	v->calls = v->rec->calls;
 	v->origin = v->calls && v->calls->origin != LBRSNAP_CALLS_NO_ORIGIN ? v->calls->origin : -1;
+	/* version 1 blocks hold 0 there: their snapshot is the scope's */
+	v->snap_at_origin = v->calls && v->origin >= 0 &&
+			    (v->calls->flags & LBRSNAP_CALLS_SNAP_ORIGIN);
 	snprintf(key, sizeof(key), "calls.%u", v->ev->ap);
 	v->call_names = v->calls && f ? lbrfile__meta(f, key) : NULL;
 }
@@ -97,6 +100,32 @@ const char *lbr_record_view__call_name(const struct lbr_record_view *v, unsigned
 	n = strcspn(p, ",");
 	snprintf(buf, len, "%.*s", (int)n, p);
 	return buf;
+}
+
+unsigned int lbr_record_view__origin_path(const struct lbr_record_view *v, unsigned int *idx,
+					  unsigned int max)
+{
+	unsigned int n = 0, i, d, k;
+
+	if (!v->calls || v->origin < 0)
+		return 0;
+	/* the enclosing call of call i is the last one before it that is one level up */
+	d = v->calls->call[v->origin].depth;
+	if (d >= max)
+		return 0;
+	n = d + 1;
+	idx[d] = v->origin;
+	for (i = v->origin; d > 0 && i-- > 0;) {
+		if (v->calls->call[i].depth == d - 1)
+			idx[--d] = i;
+	}
+	/* a lost entry leaves a level without its call: the path starts below it */
+	if (d) {
+		for (k = 0; k + d < n; k++)
+			idx[k] = idx[k + d];
+		n -= d;
+	}
+	return n;
 }
 
 int lbr_record_view__call_errno(const struct lbr_record_view *v, unsigned int i)

@@ -62,6 +62,8 @@ struct lbr_record_view {
 	const struct lbrsnap_calls *calls;	/* NULL: the record has none */
 	const char *call_names;		/* META "calls.AP": "F,A,B" by id, or NULL */
 	int origin;			/* index in calls->call[] of the error's origin, -1 */
+	/* the branches and stacks were taken at the origin's return, not the scope's */
+	bool snap_at_origin;
 };
 
 enum lbr_record_view_flags {
@@ -76,6 +78,13 @@ enum lbr_record_view_flags {
  */
 const char *lbr_record_view__call_name(const struct lbr_record_view *v, unsigned int i,
 				       char *buf, size_t len);
+/*
+ * The calls from the scope's own (call 0) down to the origin, each the enclosing call of the
+ * next: their indexes in idx[] (max entries, LBRSNAP_CALLS_DEPTH holds any), outermost first.
+ * Returns how many, 0 without an origin.
+ */
+unsigned int lbr_record_view__origin_path(const struct lbr_record_view *v, unsigned int *idx,
+					  unsigned int max);
 /* The return value of call i as its function's type reads (ret-value.h), its errno or 0 */
 int lbr_record_view__call_errno(const struct lbr_record_view *v, unsigned int i);
 /*

@@ -33,9 +33,11 @@ $(OUT)/tests/helpers/uprobe-load: $(OUT)/tests/helpers/uprobe-load.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
-# A known call tree for --calls, typed from its DWARF as uprobe-load is.
+# A known call tree for --calls, typed from its DWARF as uprobe-load is; frame pointers, so
+# that the user stack at a return (the origin's) walks up to main.
 $(OUT)/tests/helpers/calls-load.o: SAN_CFLAGS :=
-$(OUT)/tests/helpers/calls-load.o: CFLAGS += -g -O1
+$(OUT)/tests/helpers/calls-load.o: CFLAGS += -g -O1 -fno-omit-frame-pointer \
+	-mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls
 $(OUT)/tests/helpers/calls-load: SAN_LDFLAGS :=
 $(OUT)/tests/helpers/calls-load: $(OUT)/tests/helpers/calls-load.o
 	$(call msg,LINK,$@)

@@ -2,14 +2,16 @@
 /*
  * calls-load - a known call tree for the --calls tests (uretprobe scopes).
  *
- *   calls-load [--rounds N] [--die]
+ *   calls-load [--rounds N] [--die] [--paths]
  *
  * Round i = 1..N (default 4) calls lbrsnap_top(i), which calls lbrsnap_mid(i), which calls
  * lbrsnap_ok_leaf(i) (returns 0) and, in odd rounds, lbrsnap_fail_leaf(i) (returns -ENOENT,
  * which mid and top pass up); even rounds return 0. So with --errors half the scopes are
  * kept, each with the tree top > mid > {ok_leaf, fail_leaf} and the origin fail_leaf.
  * --die: round 1's mid calls lbrsnap_die_leaf(), which kills the process (SIGKILL) inside
- * the scope. Built with -g -O1, its functions noipa: each keeps its symbol and its DWARF.
+ * the scope. --paths: rounds 3, 7, 11... reach the failing leaf through lbrsnap_mid2 instead
+ * of lbrsnap_mid (a second failing path for report --group). Built with -g -O1, its functions
+ * noipa: each keeps its symbol and its DWARF.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,7 +24,7 @@
 #define NOIPA __attribute__((noipa, used))
 
 volatile long lbrsnap_sink;
-static bool die;
+static bool die, paths;
 
 static NOIPA int lbrsnap_ok_leaf(int i)
 {
@@ -55,8 +57,15 @@ static NOIPA int lbrsnap_mid(int i)
 	return r;
 }
 
+static NOIPA int lbrsnap_mid2(int i)
+{
+	return lbrsnap_fail_leaf(i);
+}
+
 static NOIPA int lbrsnap_top(int i)
 {
+	if (paths && i % 4 == 3)
+		return lbrsnap_mid2(i);
 	return lbrsnap_mid(i);
 }
 
@@ -65,6 +74,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "rounds", required_argument, NULL, 'n' },
 		{ "die", no_argument, NULL, 'd' },
+		{ "paths", no_argument, NULL, 'p' },
 		{}
 	};
 	long rounds = 4, i;
@@ -78,8 +88,11 @@ int main(int argc, char **argv)
 		case 'd':
 			die = true;
 			break;
+		case 'p':
+			paths = true;
+			break;
 		default:
-			fprintf(stderr, "usage: calls-load [--rounds N] [--die]\n");
+			fprintf(stderr, "usage: calls-load [--rounds N] [--die] [--paths]\n");
 			return 2;
 		}
 	}

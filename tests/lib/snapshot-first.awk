@@ -185,7 +185,10 @@ function finish() {
 	if (name ~ /^LBB/ && prog != "")
 		next
 	finish()
-	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem|uprobe|uretprobe|usdt|kprobe|kretprobe)_[0-9]+$/)
+	# lbrsnap_call_exit, lbrsnap_kcall_*: --calls traced exits, whose snapshot is kept if it
+	# is the origin
+	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem|uprobe|uretprobe|usdt|kprobe|kretprobe)_[0-9]+$/ ||
+	    name ~ /^lbrsnap_(call_exit|kcall_fexit|kcall_kretprobe)$/)
 		prog = name
 	next
 }

@@ -87,8 +87,10 @@ static void test_block_bad(void)
 	CU_ASSERT_EQUAL(lbr_record__parse(rec_buf, size - 8, &rec), -EINVAL);
 	CU_ASSERT_EQUAL(lbr_record__parse(rec_buf, size - lbrsnap_calls_size(4) + 8, &rec),
 			-EINVAL);
-	/* another version */
+	/* another version: newer, and older than any program wrote */
 	block()->version = LBRSNAP_CALLS_VERSION + 1;
+	CU_ASSERT_EQUAL(lbr_record__parse(rec_buf, size, &rec), -EINVAL);
+	block()->version = LBRSNAP_CALLS_VERSION_MIN - 1;
 	CU_ASSERT_EQUAL(lbr_record__parse(rec_buf, size, &rec), -EINVAL);
 	/* an origin that is none of its calls */
 	size = build(4, 4);
@@ -118,6 +120,42 @@ static void test_names(void)
 	CU_ASSERT_EQUAL(lbr_record_view__call_errno(&v, 1), ENOENT);
 	block()->call[1].ret_kind = LBRSNAP_RET_UNSIGNED;
 	CU_ASSERT_EQUAL(lbr_record_view__call_errno(&v, 1), 0);
+}
+
+/*
+ * Version 1 blocks (before the origin's snapshot) still read, as the scope's snapshot; a
+ * version 2 block says the origin's with its flag, and only when it has an origin.
+ */
+static void test_snap_at(void)
+{
+	struct lbr_record rec;
+	struct lbr_record_view v = {};
+	size_t size = build(4, 3);
+	unsigned int idx[LBRSNAP_CALLS_DEPTH];
+
+	block()->version = 1;
+	CU_ASSERT_EQUAL_FATAL(lbr_record__parse(rec_buf, size, &rec), 0);
+	v.rec = &rec;
+	v.ev = rec.ev;
+	lbr_record_view__init(&v, NULL, NULL, &rec, LBR_VIEW_RET_ONLY);
+	CU_ASSERT_EQUAL(v.origin, 3);
+	CU_ASSERT_FALSE(v.snap_at_origin);
+	block()->version = LBRSNAP_CALLS_VERSION;
+	block()->flags = LBRSNAP_CALLS_SNAP_ORIGIN;
+	lbr_record_view__init(&v, NULL, NULL, &rec, LBR_VIEW_RET_ONLY);
+	CU_ASSERT_TRUE(v.snap_at_origin);
+	/* depths 0 1 2 2: call 3's path is 0 > 1 > 3 (call 2 is its sibling) */
+	CU_ASSERT_EQUAL_FATAL(lbr_record_view__origin_path(&v, idx, LBRSNAP_CALLS_DEPTH), 3);
+	CU_ASSERT_EQUAL(idx[0], 0);
+	CU_ASSERT_EQUAL(idx[1], 1);
+	CU_ASSERT_EQUAL(idx[2], 3);
+	CU_ASSERT_EQUAL(lbr_record_view__origin_path(&v, idx, 2), 0);
+	size = build(4, LBRSNAP_CALLS_NO_ORIGIN);
+	block()->flags = LBRSNAP_CALLS_SNAP_ORIGIN;
+	CU_ASSERT_EQUAL_FATAL(lbr_record__parse(rec_buf, size, &rec), 0);
+	lbr_record_view__init(&v, NULL, NULL, &rec, LBR_VIEW_RET_ONLY);
+	CU_ASSERT_FALSE(v.snap_at_origin);
+	CU_ASSERT_EQUAL(lbr_record_view__origin_path(&v, idx, LBRSNAP_CALLS_DEPTH), 0);
 }
 
 /* The one result text of a call, which report's tree, perf's lbr:call and lbr-calltree show */
@@ -151,6 +189,7 @@ static CU_TestInfo tests[] = {
 	{ "block", test_block },
 	{ "block_bad", test_block_bad },
 	{ "names", test_names },
+	{ "snap_at", test_snap_at },
 	{ "result", test_result },
 	CU_TEST_INFO_NULL,
 };
