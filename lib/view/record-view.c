@@ -70,8 +70,12 @@ static void view_calls(struct lbr_record_view *v, const struct lbrfile *f)
 
 	v->calls = v->rec->calls;
 	v->origin = v->calls && v->calls->origin != LBRSNAP_CALLS_NO_ORIGIN ? v->calls->origin : -1;
-	snprintf(key, sizeof(key), "calls.%u", v->ev->ap);
-	v->call_names = v->calls && f ? lbrfile__meta(f, key) : NULL;
+	v->call_names = NULL;
+	/* the META lookup only for a record with calls: it is a walk of every META key */
+	if (v->calls && f) {
+		snprintf(key, sizeof(key), "calls.%u", v->ev->ap);
+		v->call_names = lbrfile__meta(f, key);
+	}
 }
 
 const char *lbr_record_view__call_name(const struct lbr_record_view *v, unsigned int i,
