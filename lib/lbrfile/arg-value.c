@@ -4,6 +4,7 @@
 #include <string.h>
 #include "lbrfile/arg-value.h"
 #include "lbrfile/ret-value.h"
+#include "util/num-text.h"
 
 static const char *const arg_names[LBRSNAP_MAX_ARGS] = {
 	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5",
@@ -159,21 +160,46 @@ __u8 lbr_arg__fd_kind(const char *name, __u8 kind, __u8 size)
 	       LBRSNAP_RET_SIGNED : kind;
 }
 
+/* The kind and width argument i reads as, and its base: what its name and type say */
+static void desc_shown(const struct lbr_arg_desc *d, __u32 i, bool syscall, __u8 *kind,
+		       __u8 *size, char *base)
+{
+	const char *name = *d->name ? d->name : arg_names[i];
+
+	*kind = d->kind;
+	*size = d->size;
+	if (syscall)
+		lbr_arg__sys_type(d->type, kind, size);
+	*kind = lbr_arg__fd_kind(name, *kind, *size);
+	*base = lbr_arg__base(name, d->type);
+}
+
+void lbr_arg_desc__prepare(struct lbr_arg_desc *d, __u32 i, bool syscall)
+{
+	desc_shown(d, i, syscall, &d->shown_kind, &d->shown_size, &d->base);
+	d->prepared = true;
+}
+
 void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 {
 	const struct lbr_arg_desc *d = &view->desc[i];
 	const __u64 *val = (const void *)(view->a + 1);
 	const char *strs = (const char *)(val + view->a->nr_args);
-	__u8 kind = d->kind, size = d->size;
+	__u8 kind, size;
+	char base;
 	__u32 k;
 
 	memset(arg, 0, sizeof(*arg));
 	arg->name = *d->name ? d->name : arg_names[i];
 	arg->type = d->type;
 	arg->enums = d->enums ?: "";
-	if (view->sc)
-		lbr_arg__sys_type(d->type, &kind, &size);
-	kind = lbr_arg__fd_kind(arg->name, kind, size);
+	if (d->prepared) {
+		kind = d->shown_kind;
+		size = d->shown_size;
+		base = d->base;
+	} else {
+		desc_shown(d, i, view->sc, &kind, &size, &base);
+	}
 	arg->kind = kind;
 	arg->value = val[i];
 	/* syscall registers are stored whole: extend them here (functions' in the program) */
@@ -182,7 +208,7 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 	else if (view->sc && size < 8)
 		arg->value = (__s64)(((__u64)arg->value << (64 - 8 * size)) >> (64 - 8 * size));
 	arg->base = (kind == LBRSNAP_RET_SIGNED || kind == LBRSNAP_RET_UNSIGNED) &&
-		    !*arg->enums ? lbr_arg__base(arg->name, d->type) : 'd';
+		    !*arg->enums ? base : 'd';
 	/* the registers were rewritten before the record was taken: no value to show */
 	if (view->a->flags & LBRSNAP_ARGS_UNAVAILABLE) {
 		arg->unavailable = true;
@@ -211,25 +237,37 @@ void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg)
 
 static int format_str(const struct lbr_arg *arg, char *buf, size_t len)
 {
+	static const char hex[] = "0123456789abcdef";
 	size_t i, n = 0;
 
-#define PUT(...) do {							\
-		int _w = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__); \
-		n += _w > 0 ? _w : 0;					\
+	/* what snprintf() of each piece in turn leaves: the text cut at len - 1, its length */
+#define PUT(c) do {				\
+		if (n + 1 < len)		\
+			buf[n] = (c);		\
+		n++;				\
 	} while (0)
-	PUT("\"");
+	PUT('"');
 	for (i = 0; i < arg->str_len; i++) {
 		unsigned char c = arg->str[i];
 
-		if (c == '"' || c == '\\')
-			PUT("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			PUT("\\x%02x", c);
-		else
-			PUT("%c", c);
+		if (c == '"' || c == '\\') {
+			PUT('\\');
+			PUT(c);
+		} else if (c < 0x20 || c >= 0x7f) {
+			PUT('\\');
+			PUT('x');
+			PUT(hex[c >> 4]);
+			PUT(hex[c & 15]);
+		} else {
+			PUT(c);
+		}
 	}
-	PUT("\"%s", arg->truncated ? "..." : "");
+	PUT('"');
+	for (i = 0; arg->truncated && i < 3; i++)
+		PUT('.');
 #undef PUT
+	if (len)
+		buf[n < len ? n : len - 1] = 0;
 	return n;
 }
 
@@ -269,9 +307,9 @@ int lbr_arg__format(const struct lbr_arg *arg, char *buf, size_t len)
 	case LBRSNAP_RET_SIGNED:
 	case LBRSNAP_RET_UNSIGNED:
 		if (arg->base == 'x')
-			return snprintf(buf, len, "0x%llx", (unsigned long long)arg->value);
+			return num_text__hex(buf, len, arg->value);
 		if (arg->base == 'o')
-			return snprintf(buf, len, "%#llo", (unsigned long long)arg->value);
+			return num_text__oct(buf, len, arg->value);
 		return lbr_ret__format(arg->kind, arg->value, buf, len);
 	case LBRSNAP_RET_BOOL:
 	case LBRSNAP_RET_POINTER:
@@ -293,8 +331,17 @@ size_t lbr_args__format(const struct lbr_args *view, char *buf, size_t len)
 		buf[0] = 0;
 	for (i = 0; i < view->nr && n < len; i++) {
 		lbr_args__get(view, i, &arg);
-		w = snprintf(buf + n, len - n, "%s%s=", i ? ", " : "", arg.name);
-		if (w < 0 || (size_t)w >= len - n)
+		/* "%s%s=" of ", " and the name, put in parts as snprintf() would */
+		w = i ? num_text__put(buf + n, len - n, ", ", 2) : 0;
+		if ((size_t)w >= len - n)
+			return len - 1;
+		n += w;
+		w = num_text__put(buf + n, len - n, arg.name, strlen(arg.name));
+		if ((size_t)w >= len - n)
+			return len - 1;
+		n += w;
+		w = num_text__put(buf + n, len - n, "=", 1);
+		if ((size_t)w >= len - n)
 			return len - 1;
 		n += w;
 		w = lbr_arg__format(&arg, buf + n, len - n);
@@ -312,8 +359,10 @@ size_t lbr_args__format_call(const struct lbr_args *view, char *buf, size_t len)
 
 	if (len < 3)
 		return 0;
-	w = snprintf(buf, len - 1, "%s(", view->call);
-	n = w < 0 ? 0 : (size_t)w < len - 1 ? (size_t)w : len - 2;
+	w = num_text__put(buf, len - 1, view->call, strlen(view->call));
+	n = (size_t)w < len - 1 ? (size_t)w : len - 2;
+	if (n < len - 2)
+		n += num_text__put(buf + n, len - 1 - n, "(", 1);
 	n += lbr_args__format(view, buf + n, len - 1 - n);
 	buf[n++] = ')';
 	buf[n] = 0;

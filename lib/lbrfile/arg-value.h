@@ -50,6 +50,8 @@ bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
 		    const struct lbr_record *rec, struct lbr_args *view);
 /* Argument i (< view->nr) of the record. */
 void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg);
+/* Works out once what lbr_args__get() reads of argument i's name and type (lbrfile.h) */
+void lbr_arg_desc__prepare(struct lbr_arg_desc *d, __u32 i, bool syscall);
 /* True for the C spellings of strings: "char *", "const char *" (not "char **") */
 bool lbr_arg__type_is_string(const char *type);
 /*

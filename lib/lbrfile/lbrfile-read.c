@@ -3,8 +3,10 @@
  * lbrsnap.data reader (format in lbrfile.h).
  *
  * The reader maps the file and indexes it once: attach points, losses, META and kallsyms are
- * small; records are only located (offset per record) so a large capture costs 16 bytes of
- * memory per record, and time order is a sort of that index.
+ * small; records are only located by blocks of LBRFILE_BLOCK, each with its earliest time.
+ * Time order is a merge that holds only the records read ahead of their turn (a ring
+ * buffer's records come nearly in time order), so memory stays flat in the number of
+ * records. lbrfile__record()'s random access alone builds an index of every record.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,12 +16,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/align.h"
+#include "lbrfile/arg-value.h"
 #include "lbrfile/lbrfile.h"
 
 struct rec_index {
 	__u64 time_ns;
 	__u64 off;		/* payload offset of the RECORD section */
 	__u64 size;
+};
+
+/* Records read at a time in a pass; a block of the index */
+#define LBRFILE_BLOCK	4096
+
+/* LBRFILE_BLOCK records (the last: fewer), from the section at off */
+struct rec_block {
+	__u64 off;		/* offset of the first record's section header */
+	__u64 min_ns;		/* the earliest time of its records */
+	__u64 after_ns;		/* the earliest time of its records and all later blocks' */
+	__u32 nr;
 };
 
 struct lbrfile {
@@ -39,8 +53,10 @@ struct lbrfile {
 	const struct lbrfile_counts *counts;
 	struct lbrfile_lbr_gap *gaps;	/* by CPU, then start; overlaps merged */
 	size_t nr_gaps;
-	struct rec_index *recs;
+	struct rec_index *recs;		/* lbrfile__record() only, built on its first call */
 	size_t nr_recs;
+	struct rec_block *blocks;
+	size_t nr_blocks;
 	struct lbr_syscall *syscalls;	/* by number; name NULL where absent */
 	struct rec_index *procs;	/* MAPS sections by pid, then file order (time_ns: pid) */
 	size_t nr_procs;
@@ -148,7 +164,7 @@ int lbr_attach__check(__u32 version, const struct lbrfile_attach *a,
 static int rec_cmp_time(const void *a, const void *b);
 
 struct index_caps {
-	size_t aps, losses, recs, gaps, procs;
+	size_t aps, losses, blocks, gaps, procs;
 };
 
 static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, __u64 off,
@@ -211,6 +227,8 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 			if (!parse_arg_names(rtype + strlen(rtype) + 1, end, ap->args,
 					     aa->nr_args, true))
 				return -EINVAL;
+			for (i = 0; i < aa->nr_args; i++)
+				lbr_arg_desc__prepare(&ap->args[i], i, false);
 		}
 		if (f->version >= 2) {
 			ap->ret_kind = a->ret_kind;
@@ -227,18 +245,25 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		/* writers put each ATTACH before its records; readers index tables by ap */
 		if (lbr_record__parse(p, sec->size, &rec) || rec.ev->ap >= f->nr_aps)
 			return -EINVAL;
-		err = grow((void **)&f->recs, &cap->recs, f->nr_recs, sizeof(*f->recs));
-		if (err)
-			return err;
-		f->recs[f->nr_recs].time_ns = rec.ev->time_ns;
-		f->recs[f->nr_recs].off = off;
-		f->recs[f->nr_recs].size = sec->size;
+		if (f->nr_recs % LBRFILE_BLOCK == 0) {
+			err = grow((void **)&f->blocks, &cap->blocks, f->nr_blocks,
+				   sizeof(*f->blocks));
+			if (err)
+				return err;
+			f->blocks[f->nr_blocks].off = off - sizeof(*sec);
+			f->blocks[f->nr_blocks].min_ns = ~0ULL;
+			f->blocks[f->nr_blocks++].nr = 0;
+		}
+		f->blocks[f->nr_blocks - 1].nr++;
+		if (rec.ev->time_ns < f->blocks[f->nr_blocks - 1].min_ns)
+			f->blocks[f->nr_blocks - 1].min_ns = rec.ev->time_ns;
 		f->nr_recs++;
 		return 0;
 	case LBRFILE_SEC_SYSCALL: {
 		const struct lbrfile_syscall *y = (const void *)p;
 		const char *end = p + sec->size, *name = p + sizeof(*y);
 		struct lbr_syscall *sc;
+		__u32 i;
 
 		if (sec->size < sizeof(*y) + 1 || y->nr >= LBRSNAP_NR_SYSCALLS ||
 		    y->nr_args > LBRSNAP_MAX_ARGS || !memchr(name, 0, end - name))
@@ -254,6 +279,8 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		sc->name = name;
 		if (!parse_arg_names(name + strlen(name) + 1, end, sc->args, y->nr_args, false))
 			return -EINVAL;
+		for (i = 0; i < y->nr_args; i++)
+			lbr_arg_desc__prepare(&sc->args[i], i, true);
 		return 0;
 	}
 	case LBRFILE_SEC_LOSS:
@@ -381,7 +408,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	const struct lbrfile_header *hdr;
 	struct lbrfile *f = NULL;
 	bool ended = false;
-	size_t nr_secs = 0;
+	size_t nr_secs = 0, i;
 	struct stat st;
 	__u64 off;
 	int fd, err;
@@ -448,6 +475,11 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 	}
 	/* A capture cut short (no END) is refused rather than read as if it were whole. */
 	err = ended ? 0 : -ENODATA;
+	for (i = f->nr_blocks; i-- > 0;) {
+		__u64 later = i + 1 < f->nr_blocks ? f->blocks[i + 1].after_ns : ~0ULL;
+
+		f->blocks[i].after_ns = f->blocks[i].min_ns < later ? f->blocks[i].min_ns : later;
+	}
 	merge_gaps(f);
 	/* by pid, each pid's sections in file order (rec_cmp_time breaks ties by offset) */
 	if (f->nr_procs)
@@ -475,6 +507,7 @@ void lbrfile__close(struct lbrfile *f)
 	free(f->losses);
 	free(f->gaps);
 	free(f->recs);
+	free(f->blocks);
 	free(f->syscalls);
 	free(f->procs);
 	free(f);
@@ -651,41 +684,217 @@ void lbrfile__release(struct lbrfile *f)
 		madvise(f->map, f->len, MADV_DONTNEED);
 }
 
-static void order(struct lbrfile *f, bool sorted)
+/*
+ * Calls fn for block b's records (those of cpu, or all: -1), in file order. The sections
+ * were checked when the file was opened: the walk stays inside it.
+ */
+static int block__walk(const struct lbrfile *f, size_t b, int cpu,
+		       int (*fn)(const struct lbr_record *rec, __u64 off, __u64 size, void *ctx),
+		       void *ctx)
 {
+	const struct rec_block *blk = &f->blocks[b];
+	struct lbr_record rec;
+	__u64 off = blk->off;
+	__u32 n = 0;
+	int err;
+
+	while (n < blk->nr) {
+		const struct lbrfile_section *sec = (const void *)((const char *)f->map + off);
+
+		off += sizeof(*sec);
+		if (sec->type == LBRFILE_SEC_RECORD) {
+			n++;
+			lbr_record__parse((const char *)f->map + off, sec->size, &rec);
+			if (cpu < 0 || rec.ev->cpu == (__u32)cpu) {
+				err = fn(&rec, off, sec->size, ctx);
+				if (err)
+					return err;
+			}
+		}
+		off += ALIGN(sec->size, 8);
+	}
+	return 0;
+}
+
+static int index_one(const struct lbr_record *rec, __u64 off, __u64 size, void *ctx)
+{
+	struct lbrfile *f = ctx;
+	struct rec_index *r = &f->recs[f->nr_recs++];
+
+	r->time_ns = rec->ev->time_ns;
+	r->off = off;
+	r->size = size;
+	return 0;
+}
+
+/* lbrfile__record()'s index of every record, built on its first call */
+static int order(struct lbrfile *f, bool sorted)
+{
+	size_t b, nr = f->nr_recs;
+
+	if (!f->recs && nr) {
+		f->recs = malloc(nr * sizeof(*f->recs));
+		if (!f->recs)
+			return -ENOMEM;
+		f->nr_recs = 0;
+		for (b = 0; b < f->nr_blocks; b++)
+			block__walk(f, b, -1, index_one, f);
+		f->by_time = false;
+	}
 	if (sorted != f->by_time) {
 		if (f->nr_recs)		/* a capture without records has no array */
 			qsort(f->recs, f->nr_recs, sizeof(*f->recs),
 			      sorted ? rec_cmp_time : rec_cmp_off);
 		f->by_time = sorted;
 	}
+	return 0;
 }
 
 int lbrfile__record(struct lbrfile *f, bool sorted, size_t i, struct lbr_record *rec)
 {
-	order(f, sorted);
+	int err = order(f, sorted);
+
+	if (err)
+		return err;
 	if (i >= f->nr_recs)
 		return -ENOENT;
 	lbr_record__parse((const char *)f->map + f->recs[i].off, f->recs[i].size, rec);
 	return 0;
 }
 
-int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx)
+/* A pass in time order: the records read ahead of their turn, a heap by (time, offset) */
+struct lbrfile_cursor {
+	struct lbrfile *f;
+	int cpu;
+	size_t next_block;
+	struct rec_index *heap;
+	size_t nr, cap;
+};
+
+static bool heap_less(const struct rec_index *x, const struct rec_index *y)
 {
-	struct lbr_record rec;
+	return x->time_ns < y->time_ns || (x->time_ns == y->time_ns && x->off < y->off);
+}
+
+static int cursor_push(const struct lbr_record *rec, __u64 off, __u64 size, void *ctx)
+{
+	struct lbrfile_cursor *c = ctx;
+	struct rec_index r = { .time_ns = rec->ev->time_ns, .off = off, .size = size };
 	size_t i;
+
+	if (grow((void **)&c->heap, &c->cap, c->nr, sizeof(*c->heap)))
+		return -ENOMEM;
+	for (i = c->nr++; i && heap_less(&r, &c->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		c->heap[i] = c->heap[(i - 1) / 2];
+	c->heap[i] = r;
+	return 0;
+}
+
+static struct rec_index cursor_pop(struct lbrfile_cursor *c)
+{
+	struct rec_index top = c->heap[0], last = c->heap[--c->nr];
+	size_t i = 0, k;
+
+	while ((k = 2 * i + 1) < c->nr) {
+		if (k + 1 < c->nr && heap_less(&c->heap[k + 1], &c->heap[k]))
+			k++;
+		if (!heap_less(&c->heap[k], &last))
+			break;
+		c->heap[i] = c->heap[k];
+		i = k;
+	}
+	if (c->nr)
+		c->heap[i] = last;
+	return top;
+}
+
+int lbrfile_cursor__new(struct lbrfile *f, int cpu, struct lbrfile_cursor **out)
+{
+	struct lbrfile_cursor *c = calloc(1, sizeof(*c));
+
+	*out = c;
+	if (!c)
+		return -ENOMEM;
+	c->f = f;
+	c->cpu = cpu;
+	return 0;
+}
+
+void lbrfile_cursor__free(struct lbrfile_cursor *c)
+{
+	if (!c)
+		return;
+	free(c->heap);
+	free(c);
+}
+
+int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
+{
+	const struct lbrfile *f = c->f;
+	struct rec_index r;
 	int err;
 
-	order(f, sorted);
-	for (i = 0; i < f->nr_recs; i++) {
-		const struct rec_index *r = &f->recs[i];
-
-		lbr_record__parse((const char *)f->map + r->off, r->size, &rec);
-		err = fn(&rec, ctx);
+	/*
+	 * The heap's first goes now when no record of a later block is earlier: a later one of
+	 * the same time comes after it in the file, so it goes after it too
+	 */
+	while (c->next_block < f->nr_blocks &&
+	       (!c->nr || c->heap[0].time_ns > f->blocks[c->next_block].after_ns)) {
+		err = block__walk(f, c->next_block, c->cpu, cursor_push, c);
 		if (err)
 			return err;
-		if (i % LBRFILE_RELEASE_EVERY == LBRFILE_RELEASE_EVERY - 1)
-			lbrfile__release(f);
+		c->next_block++;
+		/*
+		 * what was read of the capture goes back: a pass keeps a bounded part resident
+		 * (a block is walked whole, whether it holds this CPU's records or not)
+		 */
+		lbrfile__release(c->f);
 	}
+	if (!c->nr)
+		return -ENOENT;
+	r = cursor_pop(c);
+	lbr_record__parse((const char *)f->map + r.off, r.size, rec);
 	return 0;
+}
+
+struct each_ctx {
+	lbrfile_record_fn fn;
+	void *ctx;
+};
+
+static int each_one(const struct lbr_record *rec, __u64 off, __u64 size, void *ctx)
+{
+	struct each_ctx *e = ctx;
+
+	return e->fn(rec, e->ctx);
+}
+
+int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx)
+{
+	struct each_ctx e = { fn, ctx };
+	struct lbrfile_cursor *c;
+	struct lbr_record rec;
+	size_t b;
+	int err;
+
+	if (!sorted) {
+		for (b = 0; b < f->nr_blocks; b++) {
+			err = block__walk(f, b, -1, each_one, &e);
+			if (err)
+				return err;
+			lbrfile__release(f);
+		}
+		return 0;
+	}
+	err = lbrfile_cursor__new(f, -1, &c);
+	while (!err) {
+		err = lbrfile_cursor__next(c, &rec);
+		if (err) {
+			err = err == -ENOENT ? 0 : err;
+			break;
+		}
+		err = fn(&rec, ctx);
+	}
+	lbrfile_cursor__free(c);
+	return err;
 }

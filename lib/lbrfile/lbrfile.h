@@ -162,6 +162,14 @@ struct lbr_arg_desc {
 	const char *enums;	/* an enum's "NAME=VALUE,...", else "" */
 	__u8 kind;
 	__u8 size;
+	/*
+	 * What lbr_args__get() works out of name and type, once by the reader rather than for
+	 * every record (lbr_arg_desc__prepare()); without prepared, worked out each time
+	 */
+	bool prepared;
+	__u8 shown_kind;	/* the kind the value reads as (a syscall's type, a descriptor) */
+	__u8 shown_size;
+	char base;		/* lbr_arg__base() of its name and type */
 };
 
 struct lbr_syscall {
@@ -247,8 +255,22 @@ int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void
  * LBRFILE_RELEASE_EVERY records; a caller holding records to use later calls it as it goes.
  */
 void lbrfile__release(struct lbrfile *f);
-/* Record i (in time order if sorted, else file order) into rec; -ENOENT past the last. */
+/*
+ * Record i (in time order if sorted, else file order) into rec; -ENOENT past the last. Its
+ * first call builds an index of every record (24 bytes each): a pass in order is a cursor.
+ */
 int lbrfile__record(struct lbrfile *f, bool sorted, size_t i, struct lbr_record *rec);
+/*
+ * A pass over the records of one CPU (cpu >= 0) or all (-1) in time order, file order among
+ * equal times, as lbrfile__for_each(sorted) gives them. It holds only the records read ahead
+ * of their turn (about LBRFILE_RELEASE_EVERY, more where the file is far out of order), not
+ * an index of the capture, and gives back the pages it read as it goes (lbrfile__release()).
+ * lbrfile_cursor__next() gives the next record: 0, -ENOENT after the last, -ENOMEM.
+ */
+struct lbrfile_cursor;
+int lbrfile_cursor__new(struct lbrfile *f, int cpu, struct lbrfile_cursor **out);
+int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec);
+void lbrfile_cursor__free(struct lbrfile_cursor *c);
 #define LBRFILE_RELEASE_EVERY	4096
 
 /* Writing */

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "lbrfile/lbrfile.h"
 #include "lbrfile/ret-value.h"
+#include "util/num-text.h"
 
 /* Kernel-internal codes (include/linux/errno.h) that can leak into return values. */
 static const char *const kernel_errnos[] = {
@@ -70,7 +71,7 @@ int lbr_ret__format(enum lbrsnap_ret_kind kind, __s64 value, char *buf, size_t l
 
 	switch (kind) {
 	case LBRSNAP_RET_UNSIGNED:
-		return snprintf(buf, len, "%llu", (unsigned long long)value);
+		return num_text__u64(buf, len, value);
 	case LBRSNAP_RET_BOOL:
 		return snprintf(buf, len, "%s", value ? "true" : "false");
 	case LBRSNAP_RET_POINTER:
@@ -78,13 +79,13 @@ int lbr_ret__format(enum lbrsnap_ret_kind kind, __s64 value, char *buf, size_t l
 			return snprintf(buf, len, "NULL");
 		err = lbr_ret__errno(kind, value);
 		if (!err)
-			return snprintf(buf, len, "0x%llx", (unsigned long long)value);
+			return num_text__hex(buf, len, value);
 		name = lbr_errno__name(err);
 		if (name)
 			return snprintf(buf, len, "ERR_PTR(-%s)", name);
 		return snprintf(buf, len, "ERR_PTR(%lld)", (long long)value);
 	default:
-		return snprintf(buf, len, "%lld", (long long)value);
+		return num_text__s64(buf, len, value);
 	}
 }
 

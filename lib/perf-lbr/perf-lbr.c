@@ -86,7 +86,9 @@ struct perf_lbr {
 	perf_lbr_emit_fn fn;
 	perf_lbr_known_fn known;
 	void *ctx;
-	size_t next;		/* the next record to emit, in time order */
+	struct lbrfile_cursor *next;	/* the records in time order, NULL before the first */
+	struct lbr_record next_rec;	/* the next to emit, when has_next */
+	bool has_next;
 	struct lbr_record_view view;	/* of the record being emitted */
 	__u64 buf[REC_BUF_SIZE / 8];
 };
@@ -407,6 +409,7 @@ void perf_lbr__free(struct perf_lbr *pl)
 	free(pl->crefs);
 	free(pl->comms);
 	free(pl->mmap_pids);
+	lbrfile_cursor__free(pl->next);
 	ksyms__free(pl->ks);
 	free(pl);
 }
@@ -843,7 +846,9 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	pl->nr_mmap_pids = 0;
 	if (pl->mmap_pids)
 		memset(pl->mmap_pids, 0, pl->mmap_cap * sizeof(*pl->mmap_pids));
-	pl->next = 0;
+	lbrfile_cursor__free(pl->next);
+	pl->next = NULL;
+	pl->has_next = false;
 	pl->next_cref = 0;
 	if (pl->comms)
 		memset(pl->comms, 0, pl->comm_cap * sizeof(*pl->comms));
@@ -876,22 +881,28 @@ static int emit_calls_until(struct perf_lbr *pl, __u64 limit, __u64 next_time)
 
 int perf_lbr__emit_until(struct perf_lbr *pl, __u64 limit)
 {
-	struct lbr_record rec;
-	int err;
+	int err = pl->next ? 0 : lbrfile_cursor__new(pl->cap, -1, &pl->next);
 
-	while (!lbrfile__record(pl->cap, true, pl->next, &rec) && rec.ev->time_ns <= limit) {
+	/* records are converted as they are written: the cursor holds a bounded few */
+	while (!err) {
+		if (!pl->has_next) {
+			err = lbrfile_cursor__next(pl->next, &pl->next_rec);
+			if (err == -ENOENT)
+				return emit_calls_until(pl, limit, ~0ULL);
+			if (err)
+				return err;
+			pl->has_next = true;
+		}
+		if (pl->next_rec.ev->time_ns > limit)
+			break;
 		/* a call entered before the scope ended: its sample goes first */
-		err = emit_calls_until(pl, limit, rec.ev->time_ns);
+		err = emit_calls_until(pl, limit, pl->next_rec.ev->time_ns);
 		if (err)
 			return err;
-		err = emit_record(&rec, pl);
-		if (err)
-			return err;
-		/* records are converted as they are written: nothing of the capture piles up */
-		if (++pl->next % LBRFILE_RELEASE_EVERY == 0)
-			lbrfile__release(pl->cap);
+		pl->has_next = false;
+		err = emit_record(&pl->next_rec, pl);
 	}
-	return emit_calls_until(pl, limit, ~0ULL);
+	return err ? err : emit_calls_until(pl, limit, ~0ULL);
 }
 
 int perf_lbr__emit_end(struct perf_lbr *pl)

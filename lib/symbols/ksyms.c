@@ -20,12 +20,25 @@ struct name_slot {
 	__u32 idx;		/* index + 1, 0 = empty slot */
 };
 
+/*
+ * Lookups by address, direct-mapped: a capture's records name the same few hundred
+ * addresses (the tracing path, the syscall entry) again and again, each a binary search of
+ * 100k+ symbols otherwise.
+ */
+#define KSYMS_CACHE	1024
+
+struct addr_slot {
+	__u64 addr;
+	const struct ksym *sym;	/* NULL: empty (lookups that find nothing are not kept) */
+};
+
 struct ksyms {
 	char *text;		/* copy of the input, NUL-split; names point here */
 	struct ksym *syms;	/* sorted by address, then file order */
 	size_t nr;
 	struct name_slot *hash;	/* by name, open addressing */
 	size_t hash_mask;
+	struct addr_slot cache[KSYMS_CACHE];
 };
 
 static int hexval(char c)
@@ -279,10 +292,15 @@ void ksyms__free(struct ksyms *ks)
 
 const struct ksym *ksyms__find(const struct ksyms *ks, __u64 addr)
 {
+	/* the cache is no part of the table's value: a const table fills it all the same */
+	struct addr_slot *c;
 	size_t lo = 0, hi;
 
 	if (!ks || !ks->nr || addr < ks->syms[0].addr)
 		return NULL;
+	c = (struct addr_slot *)&ks->cache[(addr ^ addr >> 10 ^ addr >> 20) & (KSYMS_CACHE - 1)];
+	if (c->sym && c->addr == addr)
+		return c->sym;
 	hi = ks->nr;
 	/* invariant: syms[lo].addr <= addr, and syms[hi].addr > addr (or hi == nr) */
 	while (hi - lo > 1) {
@@ -295,7 +313,9 @@ const struct ksym *ksyms__find(const struct ksyms *ks, __u64 addr)
 	}
 	while (lo > 0 && ks->syms[lo - 1].addr == ks->syms[lo].addr)
 		lo--;
-	return &ks->syms[lo];
+	c->addr = addr;
+	c->sym = &ks->syms[lo];
+	return c->sym;
 }
 
 const struct ksym *ksyms__by_name(const struct ksyms *ks, const char *name)

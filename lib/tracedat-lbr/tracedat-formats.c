@@ -17,6 +17,7 @@
 #include <traceevent/event-parse.h>
 #include "view/record-fields.h"
 #include "tracedat-lbr/tracedat-formats.h"
+#include "util/num-text.h"
 
 #define PRINT_U64_ARRAY(f) \
 	"__print_array(__get_dynamic_array(" f "), __get_dynamic_array_len(" f ") / 8, 8)"
@@ -198,9 +199,12 @@ static int emit_stack(const struct lbr_record_view *v, tracedat_emit_fn fn, void
 	size_t len = 0;
 
 	hex[0] = 0;
-	for (i = 0; i < v->stack.len / 8; i++)
-		len += snprintf(hex + len, sizeof(hex) - len, "%s0x%llx", len ? " " : "",
-				(unsigned long long)ips[i]);
+	/* "%s0x%llx" with a space between: hex has room for every frame */
+	for (i = 0; i < v->stack.len / 8; i++) {
+		if (len)
+			len += num_text__put(hex + len, sizeof(hex) - len, " ", 1);
+		len += num_text__hex(hex + len, sizeof(hex) - len, ips[i]);
+	}
 	common_init(payload, TRACEDAT_ID_STACK, v->ev);
 	LBR_TD_STACK_FIELDS(LBR_F_ENCODE)
 	return fn(ctx, v->ev->time_ns, buf, off);
@@ -341,7 +345,8 @@ int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record_view *
 			return err;
 		n++;
 	}
-	memset(buf, 0, sizeof(buf));
+	/* the fixed part only: the tails are copied whole after it (tens of KiB otherwise) */
+	memset(buf, 0, sizeof(struct lbr_td_snapshot));
 	err = emit_snapshot(v, fn, ctx, buf);
 	if (err)
 		return err;
@@ -351,14 +356,14 @@ int tracedat_lbr__encode(const struct lbrfile *f, const struct lbr_record_view *
 		return err;
 	n += err;
 	if (e->nr_stack) {
-		memset(buf, 0, sizeof(buf));
+		memset(buf, 0, sizeof(struct lbr_td_stack));
 		err = emit_stack(v, fn, ctx, buf);
 		if (err)
 			return err;
 		n++;
 	}
 	if (v->rec->ustack) {
-		memset(buf, 0, sizeof(buf));
+		memset(buf, 0, sizeof(struct lbr_td_user_stack));
 		err = emit_user_stack(f, v, us, fn, ctx, buf);
 		if (err)
 			return err;

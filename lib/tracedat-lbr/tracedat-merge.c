@@ -29,18 +29,17 @@
 /* Pages read at a time when the recorded pages are streamed: memory flat in the file's size */
 #define READ_BYTES	(1U << 20)
 
-/* A CPU's records as their indices in the capture's time order: 4 bytes each */
+/* A CPU's records: read back in time order by a cursor when the CPU's turn comes */
 struct cpu_records {
-	__u32 *idx;
 	size_t nr;
-	size_t alloc;
 };
 
 /* A task of the capture, with the comm of its first record (first in CPU, then time, order) */
 struct task_first {
 	__u32 tid;
 	unsigned int cpu;
-	size_t pos;			/* its record's place in cpus[cpu] */
+	__u64 time_ns;			/* its record's time, then place in the file */
+	size_t idx;
 	char comm[LBRSNAP_COMM_LEN];
 };
 
@@ -154,8 +153,18 @@ static int task_table__grow(struct task_table *t)
 	return 0;
 }
 
+/* Whether ev (the idx-th record of the file) comes before e in CPU, then time, order */
+static bool first_before(const struct lbrsnap_event *ev, size_t idx, const struct task_first *e)
+{
+	if (ev->cpu != e->cpu)
+		return ev->cpu < e->cpu;
+	if (ev->time_ns != e->time_ns)
+		return ev->time_ns < e->time_ns;
+	return idx < e->idx;
+}
+
 /* Keeps, per task, its record that comes first in CPU then time order. */
-static int task_table__see(struct task_table *t, const struct lbrsnap_event *ev, size_t pos)
+static int task_table__see(struct task_table *t, const struct lbrsnap_event *ev, size_t idx)
 {
 	struct task_first *e;
 	size_t h;
@@ -166,9 +175,10 @@ static int task_table__see(struct task_table *t, const struct lbrsnap_event *ev,
 		e = &t->v[h];
 		if (e->tid != ev->tid)
 			continue;
-		if (ev->cpu < e->cpu || (ev->cpu == e->cpu && pos < e->pos)) {
+		if (first_before(ev, idx, e)) {
 			e->cpu = ev->cpu;
-			e->pos = pos;
+			e->time_ns = ev->time_ns;
+			e->idx = idx;
 			memcpy(e->comm, ev->comm, sizeof(e->comm));
 		}
 		return 0;
@@ -177,7 +187,8 @@ static int task_table__see(struct task_table *t, const struct lbrsnap_event *ev,
 	e = &t->v[h];
 	e->tid = ev->tid;
 	e->cpu = ev->cpu;
-	e->pos = pos;
+	e->time_ns = ev->time_ns;
+	e->idx = idx;
 	memcpy(e->comm, ev->comm, sizeof(e->comm));
 	t->nr++;
 	return 0;
@@ -205,22 +216,13 @@ static int collect(const struct lbr_record *rec, void *ctx)
 		mg->nr_cap_cpus = cpu + 1;
 	}
 	c = &mg->cpus[cpu];
-	if (c->nr == c->alloc) {
-		size_t alloc = c->alloc ? c->alloc * 2 : 256;
-		__u32 *r = realloc(c->idx, alloc * sizeof(*r));
-
-		if (!r)
-			return -ENOMEM;
-		c->idx = r;
-		c->alloc = alloc;
-	}
-	if (task_table__see(&mg->tasks, rec->ev, c->nr))
+	if (task_table__see(&mg->tasks, rec->ev, idx))
 		return -ENOMEM;
 	if (!mg->cap_at.last_ns || rec->ev->time_ns < mg->cap_at.first_ns)
 		mg->cap_at.first_ns = rec->ev->time_ns;
 	if (rec->ev->time_ns > mg->cap_at.last_ns)
 		mg->cap_at.last_ns = rec->ev->time_ns;
-	c->idx[c->nr++] = idx;
+	c->nr++;
 	return 0;
 }
 
@@ -238,7 +240,8 @@ static int open_capture(struct merge *mg, const char *path)
 	if (clock && !strcasestr(clock, "mono"))
 		return fail(mg, -EINVAL, "%s: capture clock is '%s', not CLOCK_MONOTONIC", path,
 			    clock);
-	err = lbrfile__for_each(mg->cap, true, collect, mg);
+	/* file order: what is kept per task does not depend on the order they are met in */
+	err = lbrfile__for_each(mg->cap, false, collect, mg);
 	if (err)
 		return fail(mg, err, "%s: damaged capture: %s", path, strerror(-err));
 	for (ap = 0; ap < lbrfile__nr_attach(mg->cap); ap++) {
@@ -247,14 +250,16 @@ static int open_capture(struct merge *mg, const char *path)
 	return 0;
 }
 
-/* CPU, then place on it: the order the tasks' first records are met in */
+/* CPU, then time, then place in the file: the order the tasks' first records are met in */
 static int cmp_first(const void *a, const void *b)
 {
 	const struct task_first *x = a, *y = b;
 
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -796,16 +801,31 @@ static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data
 
 /* A CPU's capture records, read back from the capture one at a time as their turn comes */
 struct lbr_cursor {
-	struct cpu_records *lbr;
-	size_t li;
+	struct lbrfile_cursor *it;
+	bool has;			/* cur is the next to put */
 	struct lbr_record cur;
 };
 
-static int lbr_cursor__init(struct merge *mg, struct lbr_cursor *c, struct cpu_records *lbr)
+/* Reads the next record into cur; none left is no error */
+static int lbr_cursor__next(struct lbr_cursor *c)
 {
-	c->lbr = lbr && lbr->nr ? lbr : NULL;
-	c->li = 0;
-	return c->lbr ? lbrfile__record(mg->cap, true, lbr->idx[0], &c->cur) : 0;
+	int err = lbrfile_cursor__next(c->it, &c->cur);
+
+	c->has = !err;
+	return err == -ENOENT ? 0 : err;
+}
+
+static int lbr_cursor__init(struct merge *mg, struct lbr_cursor *c, struct cpu_records *lbr,
+			    unsigned int cpu)
+{
+	int err;
+
+	c->it = NULL;
+	c->has = false;
+	if (!lbr || !lbr->nr)
+		return 0;
+	err = lbrfile_cursor__new(mg->cap, cpu, &c->it);
+	return err ?: lbr_cursor__next(c);
 }
 
 /*
@@ -818,14 +838,11 @@ static int lbr_cursor__put_before(struct merge *mg, struct lbr_cursor *c, __u64 
 	int err;
 
 	for (;;) {
-		next = c->lbr && c->li < c->lbr->nr ? record_first_ns(&c->cur) + mg->ts_offset :
-		       ~0ULL;
+		next = c->has ? record_first_ns(&c->cur) + mg->ts_offset : ~0ULL;
 		err = lbr_queue__put_before(mg, next < ts ? next : ts);
 		if (err || next == ~0ULL || (ts != ~0ULL && next >= ts))
 			return err;
-		err = put_lbr(mg, &c->cur);
-		if (!err && ++c->li < c->lbr->nr)
-			err = lbrfile__record(mg->cap, true, c->lbr->idx[c->li], &c->cur);
+		err = put_lbr(mg, &c->cur) ?: lbr_cursor__next(c);
 		if (err)
 			return err;
 	}
@@ -836,7 +853,7 @@ static bool lbr_cursor__none_before(struct merge *mg, const struct lbr_cursor *c
 {
 	if (mg->q.head < mg->q.nr && mg->q.v[mg->q.head].ts < ts)
 		return false;
-	return !c->lbr || c->li >= c->lbr->nr || record_first_ns(&c->cur) + mg->ts_offset >= ts;
+	return !c->has || record_first_ns(&c->cur) + mg->ts_offset >= ts;
 }
 
 /*
@@ -940,7 +957,7 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 	struct cpu_records *lbr = buffer == 0 && cpu < mg->nr_cap_cpus ? &mg->cpus[cpu] : NULL;
 	const struct tracedat_cpu_data *pages = raw_pages(mg, buffer, cpu);
 	struct tep_record *rec = NULL;
-	struct lbr_cursor lc;
+	struct lbr_cursor lc = { 0 };
 	int err;
 
 	err = tracedat_writer__begin_cpu(mg->w, buffer, cpu, &mg->pages);
@@ -948,7 +965,7 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 		return err;
 	mg->q.head = mg->q.nr = mg->q.used = 0;
 	mg->q.last_ts = 0;
-	err = lbr_cursor__init(mg, &lc, lbr);
+	err = lbr_cursor__init(mg, &lc, lbr, cpu);
 	if (err)
 		goto cleanup;
 	if (pages) {
@@ -969,6 +986,7 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 cleanup:
 	if (rec)
 		tracecmd_free_record(rec);
+	lbrfile_cursor__free(lc.it);
 	mg->pages = NULL;
 	return err ?: tracedat_writer__end_cpu(mg->w);
 }
@@ -1099,8 +1117,6 @@ cleanup:
 	tracedat_fgraph__free(&mg.fg);
 	free(mg.q.v);
 	free(mg.q.data);
-	for (c = 0; c < mg.nr_cap_cpus; c++)
-		free(mg.cpus[c].idx);
 	free(mg.cpus);
 	free(mg.tasks.v);
 	free(mg.tasks.used);

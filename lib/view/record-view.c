@@ -73,8 +73,12 @@ static void view_calls(struct lbr_record_view *v, const struct lbrfile *f)
 	/* version 1 blocks hold 0 there: their snapshot is the scope's */
 	v->snap_at_origin = v->calls && v->origin >= 0 &&
 			    (v->calls->flags & LBRSNAP_CALLS_SNAP_ORIGIN);
-	snprintf(key, sizeof(key), "calls.%u", v->ev->ap);
-	v->call_names = v->calls && f ? lbrfile__meta(f, key) : NULL;
+	v->call_names = NULL;
+	/* the META lookup only for a record with calls: it is a walk of every META key */
+	if (v->calls && f) {
+		snprintf(key, sizeof(key), "calls.%u", v->ev->ap);
+		v->call_names = lbrfile__meta(f, key);
+	}
 }
 
 const char *lbr_record_view__call_name(const struct lbr_record_view *v, unsigned int i,

@@ -10,6 +10,7 @@
 #include "unit.h"
 #include "lbrfile/lbrfile.h"
 #include "lbrfile/ret-value.h"
+#include "util/num-text.h"
 
 /* lbr_ret__format() into a static buffer, checking its return against the text length */
 static const char *fmt(enum lbrsnap_ret_kind kind, __s64 value)
@@ -131,6 +132,56 @@ static void test_errno_names(void)
 	CU_ASSERT_PTR_NULL(lbr_errno__name(-2));
 }
 
+/*
+ * num-text.h puts what snprintf() puts, for every buffer length: the same return, the same
+ * bytes up to and with the NUL, nothing written past them
+ */
+static void test_num_text(void)
+{
+	static const long long vals[] = {
+		0, 1, -1, 7, 8, 9, 10, -9, 255, 4096, -4095, 0644, 01777, INT32_MIN, INT32_MAX,
+		0xffffffffLL, INT64_MIN, INT64_MAX, 1234567890123456789LL,
+	};
+	char want[64], got[64];
+	size_t i, len;
+	int f, w, g;
+
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		for (f = 0; f < 5; f++) {
+			for (len = 0; len <= 32; len++) {
+				unsigned long long u = vals[i];
+
+				memset(want, 'Z', sizeof(want));
+				memset(got, 'Z', sizeof(got));
+				switch (f) {
+				case 0:
+					w = snprintf(want, len, "%lld", vals[i]);
+					g = num_text__s64(got, len, vals[i]);
+					break;
+				case 1:
+					w = snprintf(want, len, "%llu", u);
+					g = num_text__u64(got, len, u);
+					break;
+				case 2:
+					w = snprintf(want, len, "0x%llx", u);
+					g = num_text__hex(got, len, u);
+					break;
+				case 3:
+					w = snprintf(want, len, "%#llo", u);
+					g = num_text__oct(got, len, u);
+					break;
+				default:
+					w = snprintf(want, len, "%.*s", 5, "abcdefgh");
+					g = num_text__put(got, len, "abcdefgh", 5);
+					break;
+				}
+				CU_ASSERT_EQUAL(g, w);
+				CU_ASSERT(!memcmp(want, got, sizeof(want)));
+			}
+		}
+	}
+}
+
 static CU_TestInfo ret_tests[] = {
 	{ "signed", test_signed },
 	{ "unsigned", test_unsigned },
@@ -140,6 +191,7 @@ static CU_TestInfo ret_tests[] = {
 	{ "kind_names", test_kind_names },
 	{ "record_kind", test_record_kind },
 	{ "errno_names", test_errno_names },
+	{ "num_text", test_num_text },
 	CU_TEST_INFO_NULL,
 };
 
