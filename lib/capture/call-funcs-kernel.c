@@ -256,13 +256,37 @@ static int add_named(struct call_funcs *cf, const struct btf *btf, const char *s
 	return call_funcs__add(cf, name, id);
 }
 
+struct match_ctx {
+	const struct btf *btf;
+	const struct ftrace_names *fn;
+	const char *spec;
+};
+
+/* A name is one function, refused with the reason; a glob leaves refused ones out */
+static long match_pattern(struct call_funcs *cf, const char *pattern, void *ctx, char *err,
+			  size_t err_len)
+{
+	struct match_ctx *mc = ctx;
+	long found;
+	int ret;
+
+	if (!strpbrk(pattern, "*?[")) {
+		ret = add_named(cf, mc->btf, mc->spec, pattern, mc->fn, err, err_len);
+		if (ret == -E2BIG)
+			snprintf(err, err_len, "--calls '%s': too many functions (over %d)",
+				 mc->spec, LBRSNAP_MAX_FUNCS);
+		return ret ? ret : 1;
+	}
+	found = match_glob(cf, mc->btf, pattern, mc->fn, &ret);
+	return found < 0 ? ret : found;
+}
+
 int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, const char *scope,
 			       const char *spec, char *err, size_t err_len)
 {
 	struct ftrace_names fn = {};
-	char *list = NULL, *glob, *save = NULL;
-	size_t first, i;
-	long found;
+	struct match_ctx mc;
+	size_t i;
 	int ret, id;
 
 	memset(cf, 0, sizeof(*cf));
@@ -276,38 +300,10 @@ int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, con
 			 "functions ftrace can hook: %s", spec, strerror(-ret));
 		goto out;
 	}
-	list = strdup(spec);
-	if (!list) {
-		ret = -ENOMEM;
+	mc = (struct match_ctx){ .btf = btf, .fn = &fn, .spec = spec };
+	ret = call_funcs__add_spec(cf, spec, "kernel function", match_pattern, &mc, err, err_len);
+	if (ret)
 		goto out;
-	}
-	for (glob = strtok_r(list, ",", &save); glob; glob = strtok_r(NULL, ",", &save)) {
-		first = cf->nr;
-		if (!strpbrk(glob, "*?[")) {
-			ret = add_named(cf, btf, spec, glob, &fn, err, err_len);
-			if (ret == -E2BIG)
-				snprintf(err, err_len, "--calls '%s': too many functions (over %d)",
-					 spec, LBRSNAP_MAX_FUNCS);
-			if (ret)
-				goto out;
-			continue;
-		}
-		found = match_glob(cf, btf, glob, &fn, &ret);
-		if (found < 0) {
-			snprintf(err, err_len, "--calls '%s': %s", spec, ret == -E2BIG ?
-				 "too many functions" : strerror(-ret));
-			goto out;
-		}
-		if (!found) {
-			snprintf(err, err_len, "--calls '%s': no kernel function matches '%s'",
-				 spec, glob);
-			ret = -EBADMSG;
-			goto out;
-		}
-		ret = call_funcs__sort(cf, first);
-		if (ret)
-			goto out;
-	}
 	if (!*spec || cf->nr == 1) {
 		snprintf(err, err_len, "--calls '%s': names no traceable function but the scope's "
 			 "own (%s)%s%s", spec, cf->names[0], cf->nr_refused ? "; refused: " : "",
@@ -326,7 +322,6 @@ int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, con
 	if (!scope)
 		cf->types[0] = (struct lbrsnap_call_func){ .ret_kind = LBRSNAP_RET_SIGNED };
 out:
-	free(list);
 	ftrace_names__free(&fn);
 	if (ret)
 		call_funcs__free(cf);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,12 +97,13 @@ static int glob_match__sym(const char *name, const GElf_Sym *sym, void *ctx)
 }
 
 /* Every defined function of the file's symbol tables that glob matches; the count */
-static long match_glob(Elf *elf, struct call_funcs *cf, const char *glob, int *err)
+static long match_glob(struct call_funcs *cf, const char *glob, void *elf, char *err,
+		       size_t err_len)
 {
 	struct glob_match gm = { .cf = cf, .glob = glob };
+	int ret = elf_funcs__for_each(elf, glob_match__sym, &gm);
 
-	*err = elf_funcs__for_each(elf, glob_match__sym, &gm);
-	return *err ? -1 : gm.found;
+	return ret ? ret : gm.found;
 }
 
 /* A function without DWARF returns a register of unknown type: never an error */
@@ -128,10 +130,9 @@ static int type_func(const char *path, const char *name, __u64 addr,
 int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *scope,
 			const char *spec, char *err, size_t err_len)
 {
-	char *list = NULL, *glob, *save = NULL;
+	char what[PATH_MAX + 16];
 	Elf *elf = NULL;
 	size_t first;
-	long found;
 	int fd, ret;
 
 	memset(cf, 0, sizeof(*cf));
@@ -146,30 +147,15 @@ int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *sco
 		return ret;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	list = strdup(spec);
-	if (!elf || !list) {
-		ret = elf ? -ENOMEM : -EBADMSG;
+	if (!elf) {
+		ret = -EBADMSG;
 		snprintf(err, err_len, "cannot read %s as ELF", path);
 		goto out;
 	}
-	for (glob = strtok_r(list, ",", &save); glob; glob = strtok_r(NULL, ",", &save)) {
-		first = cf->nr;
-		found = match_glob(elf, cf, glob, &ret);
-		if (found < 0) {
-			snprintf(err, err_len, "--calls '%s': %s", spec, ret == -E2BIG ?
-				 "too many functions" : strerror(-ret));
-			goto out;
-		}
-		if (!found) {
-			snprintf(err, err_len, "--calls '%s': no function of %s matches '%s'", spec,
-				 path, glob);
-			ret = -EBADMSG;
-			goto out;
-		}
-		ret = call_funcs__sort(cf, first);
-		if (ret)
-			goto out;
-	}
+	snprintf(what, sizeof(what), "function of %s", path);
+	ret = call_funcs__add_spec(cf, spec, what, match_glob, elf, err, err_len);
+	if (ret)
+		goto out;
 	if (!*spec || cf->nr == 1) {
 		snprintf(err, err_len, "--calls '%s': names no function but the scope's own (%s)",
 			 spec, scope);
@@ -184,12 +170,43 @@ int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *sco
 	for (first = 0; first < cf->nr && !ret; first++)
 		ret = type_func(path, cf->names[first], cf->addrs[first], &cf->types[first]);
 out:
-	free(list);
 	if (elf)
 		elf_end(elf);
 	close(fd);
 	if (ret)
 		call_funcs__free(cf);
+	return ret;
+}
+
+int call_funcs__add_spec(struct call_funcs *cf, const char *spec, const char *what,
+			 call_funcs_match_fn match, void *ctx, char *err, size_t err_len)
+{
+	char *list = strdup(spec), *pattern, *save = NULL;
+	size_t first;
+	long found;
+	int ret = 0;
+
+	if (!list)
+		return -ENOMEM;
+	*err = 0;
+	for (pattern = strtok_r(list, ",", &save); pattern && !ret;
+	     pattern = strtok_r(NULL, ",", &save)) {
+		first = cf->nr;
+		found = match(cf, pattern, ctx, err, err_len);
+		if (found < 0) {
+			ret = found;
+			if (!*err)
+				snprintf(err, err_len, "--calls '%s': %s", spec, ret == -E2BIG ?
+					 "too many functions" : strerror(-ret));
+		} else if (!found) {
+			snprintf(err, err_len, "--calls '%s': no %s matches '%s'", spec, what,
+				 pattern);
+			ret = -EBADMSG;
+		} else {
+			ret = call_funcs__sort(cf, first);
+		}
+	}
+	free(list);
 	return ret;
 }
 

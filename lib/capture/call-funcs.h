@@ -46,6 +46,19 @@ int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, con
 /* Shared by both resolvers: add a name once (-E2BIG past the bound), sort names[first..] */
 int call_funcs__add(struct call_funcs *cf, const char *name, __u64 addr);
 int call_funcs__sort(struct call_funcs *cf, size_t first);
+/*
+ * Match one pattern of a SPEC: add what it names (call_funcs__add) and return how many it
+ * matched, or a negative errno, with err written where the matcher has the better message.
+ */
+typedef long (*call_funcs_match_fn)(struct call_funcs *cf, const char *pattern, void *ctx,
+				    char *err, size_t err_len);
+/*
+ * Shared by both resolvers: every pattern of spec (a comma list) through match, each one's
+ * functions in name order. what says where a pattern that matches nothing was looked for
+ * ("kernel function": "no kernel function matches 'x*'"); that is -EBADMSG.
+ */
+int call_funcs__add_spec(struct call_funcs *cf, const char *spec, const char *what,
+			 call_funcs_match_fn match, void *ctx, char *err, size_t err_len);
 /* "F,A,B": the names in id order, as the capture's META keeps them (malloc'ed) */
 char *call_funcs__list(const struct call_funcs *cf);
 void call_funcs__free(struct call_funcs *cf);

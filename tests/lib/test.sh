@@ -52,6 +52,15 @@ test_tmpdir() {
 	test_at_exit "rm -rf '$TEST_TMP'"
 }
 
+# A guest script's start: its own temporary folder as the working one, C messages, and k, the
+# kernel's major.minor ("6.12") that its expectations are chosen by.
+test_guest_dir() {
+	test_tmpdir
+	cd "$TEST_TMP" || exit 1
+	export LC_ALL=C
+	k=$(uname -r | cut -d. -f1,2)
+}
+
 trap 'test_run_cleanups; exit $test_failed' EXIT
 
 # Names of loaded programs that belong to lbrsnap (bpftool is the oracle).

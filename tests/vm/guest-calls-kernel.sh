@@ -19,10 +19,7 @@
 # MKDIRAT is do_mkdirat, filename_mkdirat on 7.2 (probed in kallsyms, said below).
 . "$(dirname "$0")/../lib/test.sh"
 . "$(dirname "$0")/guest-ret-load.sh"
-test_tmpdir
-cd "$TEST_TMP" || exit 1
-export LC_ALL=C
-k=$(uname -r | cut -d. -f1,2)
+test_guest_dir
 SPEC='filename_create,lookup_one_qstr_excl,vfs_mkdir,may_*'
 echo "# $k: the mkdirat function is $MKDIRAT"
 

@@ -13,10 +13,7 @@
 # record at sys_exit is typed from sys_enter_newuname's format. Prints ok/not ok lines.
 . "$(dirname "$0")/../lib/test.sh"
 . "$(dirname "$0")/guest-ret-load.sh"
-test_tmpdir
-cd "$TEST_TMP" || exit 1
-export LC_ALL=C
-k=$(uname -r | cut -d. -f1,2)
+test_guest_dir
 
 # rets NAME FUNC: FUNC's return values in NAME.data, counted
 rets() {

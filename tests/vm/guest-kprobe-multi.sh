@@ -21,10 +21,7 @@
 # of kretprobe:LIST next to fexit:LIST and bpftrace on the same 10 functions. Prints ok/not ok.
 . "$(dirname "$0")/../lib/test.sh"
 . "$(dirname "$0")/guest-ret-load.sh"
-test_tmpdir
-cd "$TEST_TMP" || exit 1
-export LC_ALL=C
-k=$(uname -r | cut -d. -f1,2)
+test_guest_dir
 
 # record NAME [OPTIONS...]: ret-load's calls only (--comm), into NAME.data
 record() {

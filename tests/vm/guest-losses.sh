@@ -15,10 +15,7 @@
 #   no pool to exhaust: every call recorded, the counter read and 0.
 # - A name kallsyms holds twice is refused, naming both addresses.
 . "$(dirname "$0")/../lib/test.sh"
-test_tmpdir
-cd "$TEST_TMP" || exit 1
-export LC_ALL=C
-k=$(uname -r | cut -d. -f1,2)
+test_guest_dir
 N=24
 # possible CPUs: "0-1"
 possible=$(( $(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1 ))

@@ -28,10 +28,7 @@
 # uid (needs a user namespace, refused in the chroot the guest runs commands in).
 . "$(dirname "$0")/../lib/test.sh"
 . "$(dirname "$0")/guest-ret-load.sh"
-test_tmpdir
-cd "$TEST_TMP" || exit 1
-export LC_ALL=C
-k=$(uname -r | cut -d. -f1,2)
+test_guest_dir
 
 FUNCS="$MKDIRAT $FILP_OPEN filldir64 ksys_write $MAP_ID_UP ksys_mmap_pgoff fget"
 EVENTS=()

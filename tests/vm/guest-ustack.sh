@@ -6,10 +6,7 @@
 # syscall's entry function keeps its -EBADF returns: exactly N records, each with a user
 # stack that starts c, b, a, in lbrsnap report --json and in perf script. Prints ok/not ok.
 . "$(dirname "$0")/../lib/test.sh"
-test_tmpdir
-cd "$TEST_TMP" || exit 1
-export LC_ALL=C
-k=$(uname -r | cut -d. -f1,2)
+test_guest_dir
 N=4
 HELPER=$(command -v ustack-load)
 
