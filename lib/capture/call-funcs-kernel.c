@@ -138,24 +138,65 @@ static const char *untraceable(const struct btf *btf, const struct btf_type *t)
 	return NULL;
 }
 
-/* Whether BTF has another FUNC of that name (two static functions: which one runs is unknown) */
-static bool btf_named_twice(const struct btf *btf, const char *name, __u32 id)
+/*
+ * BTF's FUNCs by name, sorted once: a SPEC's every name and every function a glob matches is
+ * looked up here (a walk of BTF's 100,000+ types each made 500 functions take half a minute)
+ */
+struct btf_funcs {
+	struct btf_func {
+		const char *name;
+		__u32 id;
+	} *v;
+	size_t nr;
+};
+
+static int cmp_func(const void *a, const void *b)
 {
-	__u32 i, cnt = btf__type_cnt(btf);
+	const struct btf_func *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
 
-	for (i = 1; i < cnt; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
 
-		if (i != id && btf_is_func(t) &&
-		    !strcmp(btf__name_by_offset(btf, t->name_off) ?: "", name))
-			return true;
+static int btf_funcs__build(struct btf_funcs *bf, const struct btf *btf)
+{
+	__u32 id, cnt = btf__type_cnt(btf);
+
+	bf->v = calloc(cnt, sizeof(*bf->v));
+	if (!bf->v)
+		return -ENOMEM;
+	for (id = 1; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_func(t))
+			bf->v[bf->nr++] = (struct btf_func){
+				btf__name_by_offset(btf, t->name_off) ?: "", id };
 	}
-	return false;
+	qsort(bf->v, bf->nr, sizeof(*bf->v), cmp_func);
+	return 0;
+}
+
+/* The lowest FUNC id of that name (as btf__find_by_name_kind gives it), 0 if none; how many */
+static __u32 btf_funcs__find(const struct btf_funcs *bf, const char *name, unsigned int *n)
+{
+	size_t lo = 0, hi = bf->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(bf->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (*n = 0; lo + *n < bf->nr && !strcmp(bf->v[lo + *n].name, name); (*n)++)
+		;
+	return *n ? bf->v[lo].id : 0;
 }
 
 /* Why name cannot be traced, or NULL */
 static const char *refusal(const struct btf *btf, const struct btf_type *t, const char *name,
-			   const struct ftrace_names *fn)
+			   const struct ftrace_names *fn, const struct btf_funcs *bf)
 {
 	unsigned int n;
 	size_t i;
@@ -170,7 +211,8 @@ static const char *refusal(const struct btf *btf, const struct btf_type *t, cons
 	if (n > 1)
 		return "listed twice in available_filter_functions (which one is ambiguous)";
 	/* 6.1: may_create of fs/namei.c and of SELinux; the kernel attaches by name */
-	if (btf_named_twice(btf, name, btf__find_by_name_kind(btf, name, BTF_KIND_FUNC)))
+	btf_funcs__find(bf, name, &n);
+	if (n > 1)
 		return "two functions of that name (which one runs is ambiguous)";
 	return untraceable(btf, t);
 }
@@ -207,10 +249,18 @@ static void type_func(const struct btf *btf, __u32 id, struct lbrsnap_call_func 
 		cfn->ret_kind = 0;
 }
 
+struct match_ctx {
+	const struct btf *btf;
+	const struct ftrace_names *fn;
+	const struct btf_funcs *bf;
+	const char *spec;
+};
+
 /* Every FUNC glob matches, refused ones noted; the count of matches (refused included) */
-static long match_glob(struct call_funcs *cf, const struct btf *btf, const char *glob,
-		       const struct ftrace_names *fn, int *err)
+static long match_glob(struct call_funcs *cf, const struct match_ctx *mc, const char *glob,
+		       int *err)
 {
+	const struct btf *btf = mc->btf;
 	__u32 id, cnt = btf__type_cnt(btf);
 	const char *name, *why;
 	long found = 0;
@@ -225,7 +275,7 @@ static long match_glob(struct call_funcs *cf, const struct btf *btf, const char 
 		if (!name || fnmatch(glob, name, 0))
 			continue;
 		found++;
-		why = refusal(btf, t, name, fn);
+		why = refusal(btf, t, name, mc->fn, mc->bf);
 		if (why) {
 			note_refused(cf, name, why);
 			continue;
@@ -237,30 +287,25 @@ static long match_glob(struct call_funcs *cf, const struct btf *btf, const char 
 	return found;
 }
 
-static int add_named(struct call_funcs *cf, const struct btf *btf, const char *spec,
-		     const char *name, const struct ftrace_names *fn, char *err, size_t err_len)
+static int add_named(struct call_funcs *cf, const struct match_ctx *mc, const char *name,
+		     char *err, size_t err_len)
 {
-	int id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
-	const char *why;
+	const char *spec = mc->spec, *why;
+	unsigned int n;
+	__u32 id = btf_funcs__find(mc->bf, name, &n);
 
-	if (id <= 0) {
+	if (!id) {
 		snprintf(err, err_len, "--calls '%s': the kernel has no function %s (not in its "
 			 "BTF)", spec, name);
 		return -EBADMSG;
 	}
-	why = refusal(btf, btf__type_by_id(btf, id), name, fn);
+	why = refusal(mc->btf, btf__type_by_id(mc->btf, id), name, mc->fn, mc->bf);
 	if (why) {
 		snprintf(err, err_len, "--calls '%s': cannot trace %s: %s", spec, name, why);
 		return -EBADMSG;
 	}
 	return call_funcs__add(cf, name, id);
 }
-
-struct match_ctx {
-	const struct btf *btf;
-	const struct ftrace_names *fn;
-	const char *spec;
-};
 
 /* A name is one function, refused with the reason; a glob leaves refused ones out */
 static long match_pattern(struct call_funcs *cf, const char *pattern, void *ctx, char *err,
@@ -271,13 +316,13 @@ static long match_pattern(struct call_funcs *cf, const char *pattern, void *ctx,
 	int ret;
 
 	if (!strpbrk(pattern, "*?[")) {
-		ret = add_named(cf, mc->btf, mc->spec, pattern, mc->fn, err, err_len);
+		ret = add_named(cf, mc, pattern, err, err_len);
 		if (ret == -E2BIG)
 			snprintf(err, err_len, "--calls '%s': too many functions (over %d)",
 				 mc->spec, LBRSNAP_MAX_FUNCS);
 		return ret ? ret : 1;
 	}
-	found = match_glob(cf, mc->btf, pattern, mc->fn, &ret);
+	found = match_glob(cf, mc, pattern, &ret);
 	return found < 0 ? ret : found;
 }
 
@@ -285,6 +330,7 @@ int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, con
 			       const char *spec, char *err, size_t err_len)
 {
 	struct ftrace_names fn = {};
+	struct btf_funcs bf = {};
 	struct match_ctx mc;
 	size_t i;
 	int ret, id;
@@ -300,7 +346,10 @@ int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, con
 			 "functions ftrace can hook: %s", spec, strerror(-ret));
 		goto out;
 	}
-	mc = (struct match_ctx){ .btf = btf, .fn = &fn, .spec = spec };
+	ret = btf_funcs__build(&bf, btf);
+	if (ret)
+		goto out;
+	mc = (struct match_ctx){ .btf = btf, .fn = &fn, .bf = &bf, .spec = spec };
 	ret = call_funcs__add_spec(cf, spec, "kernel function", match_pattern, &mc, err, err_len);
 	if (ret)
 		goto out;
@@ -322,6 +371,7 @@ int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, con
 	if (!scope)
 		cf->types[0] = (struct lbrsnap_call_func){ .ret_kind = LBRSNAP_RET_SIGNED };
 out:
+	free(bf.v);
 	ftrace_names__free(&fn);
 	if (ret)
 		call_funcs__free(cf);

@@ -661,7 +661,9 @@ static int emit_call(struct perf_lbr *pl, const struct lbr_record *rec, unsigned
 	char *buf;
 	int err;
 
-	lbr_record_view__init(v, pl->cap, NULL, rec, LBR_VIEW_RET_ONLY);
+	/* a raw_tp:sys_exit scope's own frame (id 0) is named by its syscall: the whole view */
+	lbr_record_view__init(v, pl->cap, pl->ks, rec,
+			      rec->calls->call[idx].func ? LBR_VIEW_RET_ONLY : 0);
 	x->call = &v->calls->call[idx];
 	x->idx = idx;
 	x->func = lbr_record_view__call_name(v, idx, func, sizeof(func));

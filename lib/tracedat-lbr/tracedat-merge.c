@@ -747,6 +747,17 @@ static __u64 record_first_ns(const struct lbr_record *rec)
 	return t;
 }
 
+/* The kernel function of syscall name (x86-64's __x64_sys_NAME), 0 if kallsyms has none */
+static __u64 syscall_addr(const struct ksyms *ks, const char *name)
+{
+	const struct ksym *sym;
+	char fn[128];
+
+	snprintf(fn, sizeof(fn), "__x64_sys_%s", name);
+	sym = ks ? ksyms__by_name(ks, fn) : NULL;
+	return sym ? sym->addr : 0;
+}
+
 static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 {
 	const struct event_fields *ef = rec->ev->ap < mg->nr_fields ? &mg->fields[rec->ev->ap] :
@@ -756,9 +767,13 @@ static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 
 	lbr_record_view__init(&mg->view, mg->cap, mg->ks, rec, 0);
 	/* the calls first: the scope's lbr events at its end go after its exit (leaf pairing) */
-	if (mg->view.calls && mg->has_calls && ap < mg->nr_fields)
+	if (mg->view.calls && mg->has_calls && ap < mg->nr_fields) {
+		/* a raw_tp:sys_exit scope's own frame is its record's syscall, as ftrace names it */
+		if (mg->view.syscall && mg->nr_call_addrs[ap])
+			mg->call_addrs[ap][0] = syscall_addr(mg->ks, mg->view.syscall);
 		n = tracedat_fgraph__encode(&mg->fg, &mg->view, mg->call_addrs[ap],
 					    mg->nr_call_addrs[ap], emit_call, mg);
+	}
 	if (n >= 0)
 		n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
 	if (n >= 0 && mg->view.calls && mg->has_calls)

@@ -51,6 +51,20 @@ text_tree() {
 	     { on = 0 }' "$1.txt"
 }
 
+# graph_tree REPORT: "depth func" per funcgraph_entry line of trace-cmd report, the depth from
+# the indentation after the duration column (2 spaces a level, the first call's is 0)
+graph_tree() {
+	grep -E 'funcgraph_entry: ' "$1" | sed 's/^[^|]*|//' |
+		awk '{ match($0, /^ */); if (NR == 1) base = RLENGTH
+		       name = $1; sub(/\(\).*$/, "", name); print (RLENGTH - base) / 2, name }'
+}
+
+# perf_tree PERF: "depth func" per lbr:call sample perf script prints
+perf_tree() {
+	perf script -i "$1" 2> /dev/null | grep -o 'func=[^ ]* depth=[0-9]*' |
+		sed 's/^func=\([^ ]*\) depth=\(.*\)$/\2 \1/'
+}
+
 # nested NAME: each call's depth one more than its caller's (the nearest shallower call
 # before it), its duration >= 0 and its time inside its caller's; prints the faults
 nested() {
@@ -66,7 +80,8 @@ nested() {
 		"the scope\u0027s frame: depth \(.depth), \(.duration_ns) ns"' "$1.json"
 }
 
-# scope NAME FRAME0 OPTIONS...: the acceptance checks of one scope
+# scope NAME FRAME0 OPTIONS...: the acceptance checks of one scope (GRAPH0: frame 0's name in
+# trace.dat where it is not FRAME0)
 scope() {
 	local name=$1 frame0=$2 n
 	shift 2
@@ -90,6 +105,16 @@ scope() {
 		"$(grep -o '^lbrsnap record: calls: mechanism [^,]*' "$name.err")"
 	check "$k: $name: the report's summary names it" \
 		grep -q "^\[ lbrsnap: calls traced by $mech \]" "$name.txt"
+	# every output encodes the same view: trace.dat's function graph, perf.data's lbr:call
+	trace-cmd-lbr convert -q -i "$name.data" -o "$name.dat" 2> "$name.dat.err"
+	trace-cmd report "$name.dat" > "$name.dat.txt" 2> /dev/null
+	check_eq "$k: $name: trace-cmd report prints the same tree (function graph)" \
+		"$(json_tree "$name" | sed "1s/^0 .*/0 ${GRAPH0:-$frame0}/")" \
+		"$(graph_tree "$name.dat.txt")"
+	lbrsnap perf -i "$name.data" -o "$name.perf" 2> "$name.perf.err"
+	check_eq "$k: $name: perf script prints the same calls (lbr:call)" \
+		"$(json_tree "$name")" "$(perf_tree "$name.perf")"
+	grep -E 'funcgraph_entry: ' "$name.dat.txt" | sed "s/^/# $name trace.dat: /"
 	rec "$name-longer" "$@" --errors --calls "$SPEC" --longer 2s
 	check_eq "$k: $name: --longer 2s keeps none" "0" \
 		"$(jq -r 'select(.calls) | .ret' "$name-longer.json" | wc -l)"
@@ -99,7 +124,8 @@ scope() {
 scope fexit "$MKDIRAT" -e "fexit:$MKDIRAT"
 scope kretprobe "$MKDIRAT" -e "kretprobe:$MKDIRAT"
 # x86-64 coreutils mkdir calls the mkdir syscall
-scope sys_exit mkdir -e raw_tp:sys_exit --filter 'syscall == mkdir || syscall == mkdirat'
+# (in trace.dat the syscall's frame is its kernel function, as the function_graph tracer shows)
+GRAPH0=__x64_sys_mkdir scope sys_exit mkdir -e raw_tp:sys_exit --filter 'syscall == mkdir || syscall == mkdirat'
 
 # Scopes that never end, or end killed. A sleep killed (kill -9) while blocked inside the
 # traced hrtimer_nanosleep: the syscall returns (-ERESTART_RESTARTBLOCK, -516) before the
