@@ -350,21 +350,10 @@ int call_funcs__resolve_kernel(struct call_funcs *cf, const struct btf *btf, con
 	if (ret)
 		goto out;
 	mc = (struct match_ctx){ .btf = btf, .fn = &fn, .bf = &bf, .spec = spec };
-	ret = call_funcs__add_spec(cf, spec, "kernel function", match_pattern, &mc, err, err_len);
+	ret = call_funcs__add_spec(cf, spec, "kernel function", "traceable function",
+				   match_pattern, &mc, err, err_len);
 	if (ret)
 		goto out;
-	if (!*spec || cf->nr == 1) {
-		snprintf(err, err_len, "--calls '%s': names no traceable function but the scope's "
-			 "own (%s)%s%s", spec, cf->names[0], cf->nr_refused ? "; refused: " : "",
-			 cf->refused);
-		ret = -EBADMSG;
-		goto out;
-	}
-	cf->types = calloc(cf->nr, sizeof(*cf->types));
-	if (!cf->types) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	for (i = 0; i < cf->nr; i++)
 		type_func(btf, cf->addrs[i], &cf->types[i]);
 	/* a syscall returns long */

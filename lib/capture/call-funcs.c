@@ -153,20 +153,9 @@ int call_funcs__resolve(struct call_funcs *cf, const char *path, const char *sco
 		goto out;
 	}
 	snprintf(what, sizeof(what), "function of %s", path);
-	ret = call_funcs__add_spec(cf, spec, what, match_glob, elf, err, err_len);
+	ret = call_funcs__add_spec(cf, spec, what, "function", match_glob, elf, err, err_len);
 	if (ret)
 		goto out;
-	if (!*spec || cf->nr == 1) {
-		snprintf(err, err_len, "--calls '%s': names no function but the scope's own (%s)",
-			 spec, scope);
-		ret = -EBADMSG;
-		goto out;
-	}
-	cf->types = calloc(cf->nr, sizeof(*cf->types));
-	if (!cf->types) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	for (first = 0; first < cf->nr && !ret; first++)
 		ret = type_func(path, cf->names[first], cf->addrs[first], &cf->types[first]);
 out:
@@ -179,7 +168,8 @@ out:
 }
 
 int call_funcs__add_spec(struct call_funcs *cf, const char *spec, const char *what,
-			 call_funcs_match_fn match, void *ctx, char *err, size_t err_len)
+			 const char *none, call_funcs_match_fn match, void *ctx, char *err,
+			 size_t err_len)
 {
 	char *list = strdup(spec), *pattern, *save = NULL;
 	size_t first;
@@ -207,7 +197,17 @@ int call_funcs__add_spec(struct call_funcs *cf, const char *spec, const char *wh
 		}
 	}
 	free(list);
-	return ret;
+	if (ret)
+		return ret;
+	/* function 0 is the scope's own: a trace of it alone is its record, not a call trace */
+	if (cf->nr == 1) {
+		snprintf(err, err_len, "--calls '%s': names no %s but the scope's own (%s)%s%s",
+			 spec, none, cf->names[0], cf->nr_refused ? "; refused: " : "",
+			 cf->nr_refused ? cf->refused : "");
+		return -EBADMSG;
+	}
+	cf->types = calloc(cf->nr, sizeof(*cf->types));
+	return cf->types ? 0 : -ENOMEM;
 }
 
 char *call_funcs__list(const struct call_funcs *cf)

@@ -54,11 +54,15 @@ typedef long (*call_funcs_match_fn)(struct call_funcs *cf, const char *pattern, 
 				    char *err, size_t err_len);
 /*
  * Shared by both resolvers: every pattern of spec (a comma list) through match, each one's
- * functions in name order. what says where a pattern that matches nothing was looked for
- * ("kernel function": "no kernel function matches 'x*'"); that is -EBADMSG.
+ * functions in name order, then cf->types allocated (zeroed) for the resolver to fill. what
+ * says where a pattern that matches nothing was looked for ("kernel function": "no kernel
+ * function matches 'x*'"), none what a spec naming only the scope's own function lacks
+ * ("traceable function": "names no traceable function but the scope's own"); both are
+ * -EBADMSG.
  */
 int call_funcs__add_spec(struct call_funcs *cf, const char *spec, const char *what,
-			 call_funcs_match_fn match, void *ctx, char *err, size_t err_len);
+			 const char *none, call_funcs_match_fn match, void *ctx, char *err,
+			 size_t err_len);
 /* "F,A,B": the names in id order, as the capture's META keeps them (malloc'ed) */
 char *call_funcs__list(const struct call_funcs *cf);
 void call_funcs__free(struct call_funcs *cf);
