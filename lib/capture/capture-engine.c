@@ -1416,7 +1416,7 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 	if (c->uncounted[0])
 		ret |= lbrfile_writer__meta(w, "uncounted", "%s", c->uncounted);
 	if (c->opts.calls) {
-		char key[32], *list = call_funcs__list(&c->calls);
+		char key[32], *list = call_funcs__list(&c->calls), why[256];
 		int fg;
 
 		/* the call trace's function ids name these, the scope's own first */
@@ -1429,10 +1429,10 @@ int capture__write_header(struct capture *c, struct lbrfile_writer *w)
 					    LBRSNAP_CALLS_TASKS);
 		free(list);
 		/* trace.dat writes the calls in this kernel's funcgraph layout */
-		fg = ret ? 0 : tracedat_fgraph__save_meta(w);
+		fg = ret ? 0 : tracedat_fgraph__save_meta(w, why, sizeof(why));
 		if (fg == -ENOENT)
-			pr_warn("%s: tracefs has no ftrace funcgraph formats: trace.dat will show "
-				"the calls in the built-in Linux 6.1 layout\n", c->opts.who);
+			pr_warn("%s: %s: trace.dat will show the calls in the built-in Linux 6.1 "
+				"layout\n", c->opts.who, why);
 		else
 			ret |= fg;
 	}

@@ -71,18 +71,24 @@ static char *meta_unescape(const char *s)
 	return out;
 }
 
-static int save_one(struct lbrfile_writer *w, const char *file, const char *key)
+/* A format file's text (NULL: tracefs has none), *size its length */
+static char *read_format(const char *file, int *size)
 {
-	int size = 0, err;
-	char *text, *esc;
+	char *text;
 
-	text = tracefs_instance_file_read(NULL, file, &size);
-	if (!text || size <= 0) {
-		free(text);
-		return -ENOENT;
-	}
-	esc = meta_escape(text, size);
+	*size = 0;
+	text = tracefs_instance_file_read(NULL, file, size);
+	if (text && *size > 0)
+		return text;
 	free(text);
+	return NULL;
+}
+
+static int save_one(struct lbrfile_writer *w, const char *key, const char *text, int size)
+{
+	char *esc = meta_escape(text, size);
+	int err;
+
 	if (!esc)
 		return -ENOMEM;
 	err = lbrfile_writer__meta(w, key, "%s", esc) ? -ENOMEM : 0;
@@ -90,31 +96,58 @@ static int save_one(struct lbrfile_writer *w, const char *file, const char *key)
 	return err;
 }
 
-int tracedat_fgraph__save_meta(struct lbrfile_writer *w)
+int tracedat_fgraph__save_meta(struct lbrfile_writer *w, char *why, size_t why_len)
 {
-	char *text;
-	int size = 0;
+	static const char entry_file[] = "events/ftrace/funcgraph_entry/format";
+	static const char exit_file[] = "events/ftrace/funcgraph_exit/format";
+	int en_size, ex_size, err;
+	struct tracedat_fgraph g;
+	char *en, *ex;
 
+	*why = 0;
+	en = read_format(entry_file, &en_size);
+	ex = read_format(exit_file, &ex_size);
 	/* both or neither: a capture with one would mix two kernels' layouts */
-	text = tracefs_instance_file_read(NULL, "events/ftrace/funcgraph_exit/format", &size);
-	free(text);
-	if (!text || size <= 0)
-		return -ENOENT;
-	return save_one(w, "events/ftrace/funcgraph_entry/format", TRACEDAT_FGRAPH_META_ENTRY) ?:
-	       save_one(w, "events/ftrace/funcgraph_exit/format", TRACEDAT_FGRAPH_META_EXIT);
+	if (!tracefs_tracing_dir())
+		snprintf(why, why_len, "tracefs is not mounted");
+	else if (!en || !ex)
+		snprintf(why, why_len, "tracefs has no %s, as on a kernel without the function "
+			 "graph tracer", en ? exit_file : entry_file);
+	else if (tracedat_fgraph__parse(&g, en, ex) == -EINVAL)
+		snprintf(why, why_len, "tracefs's funcgraph formats are not a layout lbrsnap "
+			 "can write: %s", g.why);
+	else
+		tracedat_fgraph__free(&g);
+	/* converts name why they write the built-in layout */
+	if (*why)
+		err = lbrfile_writer__meta(w, TRACEDAT_FGRAPH_META_WHY, "%s", why) ? -ENOMEM :
+		      -ENOENT;
+	else
+		err = save_one(w, TRACEDAT_FGRAPH_META_ENTRY, en, en_size) ?:
+		      save_one(w, TRACEDAT_FGRAPH_META_EXIT, ex, ex_size);
+	free(en);
+	free(ex);
+	return err;
 }
 
 static int find_field(struct tep_event *ev, const char *name, struct tracedat_fgraph_field *f,
-		      bool need)
+		      bool need, char *why, size_t why_len)
 {
 	struct tep_format_field *tf = tep_find_field(ev, name);
 
 	f->off = tf ? tf->offset : 0;
 	f->size = tf ? tf->size : 0;
 	/* a field wider than 8 bytes or past the payload is not one this encoder can fill */
-	if (tf && (tf->size > 8 || tf->offset < 8 || tf->offset > 4096))
+	if (tf && (tf->size > 8 || tf->offset < 8 || tf->offset > 4096)) {
+		snprintf(why, why_len, "%s's field '%s' is %d bytes at offset %d", ev->name, name,
+			 tf->size, tf->offset);
 		return -EINVAL;
-	return need && !tf ? -EINVAL : 0;
+	}
+	if (need && !tf) {
+		snprintf(why, why_len, "%s has no field '%s'", ev->name, name);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The payload's length: its last field's end, 8-aligned as the kernel reserves it */
@@ -140,19 +173,24 @@ int tracedat_fgraph__parse(struct tracedat_fgraph *g, const char *entry, const c
 	if (!tep)
 		return -ENOMEM;
 	if (tep_parse_event(tep, entry, strlen(entry), "ftrace") ||
-	    tep_parse_event(tep, exit, strlen(exit), "ftrace"))
+	    tep_parse_event(tep, exit, strlen(exit), "ftrace")) {
+		snprintf(g->why, sizeof(g->why), "a format does not parse");
 		goto cleanup;
+	}
 	en = tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
 	ex = tep_find_event_by_name(tep, "ftrace", "funcgraph_exit");
-	if (!en || !ex)
+	if (!en || !ex) {
+		snprintf(g->why, sizeof(g->why), "no format of ftrace's %s",
+			 en ? "funcgraph_exit" : "funcgraph_entry");
 		goto cleanup;
-	err = find_field(en, "func", &g->e_func, true) ?:
-	      find_field(en, "depth", &g->e_depth, true) ?:
-	      find_field(ex, "func", &g->x_func, true) ?:
-	      find_field(ex, "depth", &g->x_depth, true) ?:
-	      find_field(ex, "overrun", &g->x_overrun, false) ?:
-	      find_field(ex, "calltime", &g->x_calltime, true) ?:
-	      find_field(ex, "rettime", &g->x_rettime, true);
+	}
+	err = find_field(en, "func", &g->e_func, true, g->why, sizeof(g->why)) ?:
+	      find_field(en, "depth", &g->e_depth, true, g->why, sizeof(g->why)) ?:
+	      find_field(ex, "func", &g->x_func, true, g->why, sizeof(g->why)) ?:
+	      find_field(ex, "depth", &g->x_depth, true, g->why, sizeof(g->why)) ?:
+	      find_field(ex, "overrun", &g->x_overrun, false, g->why, sizeof(g->why)) ?:
+	      find_field(ex, "calltime", &g->x_calltime, true, g->why, sizeof(g->why)) ?:
+	      find_field(ex, "rettime", &g->x_rettime, true, g->why, sizeof(g->why));
 	if (err)
 		goto cleanup;
 	g->entry_id = en->id;
@@ -177,8 +215,18 @@ int tracedat_fgraph__from_capture(struct tracedat_fgraph *g, const struct lbrfil
 	int err;
 
 	if (!en || !ex) {
+		const char *why = lbrfile__meta(f, TRACEDAT_FGRAPH_META_WHY);
+
 		err = tracedat_fgraph__parse(g, tracedat_fgraph_entry_6_1, tracedat_fgraph_exit_6_1);
 		g->builtin = true;
+		/* record saves both or neither: one alone is a damaged capture's */
+		if (en || ex)
+			snprintf(g->why, sizeof(g->why), "META has %s but not %s",
+				 en ? TRACEDAT_FGRAPH_META_ENTRY : TRACEDAT_FGRAPH_META_EXIT,
+				 en ? TRACEDAT_FGRAPH_META_EXIT : TRACEDAT_FGRAPH_META_ENTRY);
+		else
+			snprintf(g->why, sizeof(g->why), "%s", why ?: "tracefs had none where it "
+				 "was recorded");
 		return err;
 	}
 	entry = meta_unescape(en);

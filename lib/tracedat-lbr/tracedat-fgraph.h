@@ -38,6 +38,8 @@
 /* META keys of the recording kernel's formats */
 #define TRACEDAT_FGRAPH_META_ENTRY	"ftrace.funcgraph_entry"
 #define TRACEDAT_FGRAPH_META_EXIT	"ftrace.funcgraph_exit"
+/* ...or why the recording kernel's are not saved (converts write the built-in layout) */
+#define TRACEDAT_FGRAPH_META_WHY	"ftrace.funcgraph_none"
 
 struct tracedat_fgraph_field {
 	int off;
@@ -51,6 +53,7 @@ struct tracedat_fgraph {
 	struct tracedat_fgraph_field x_func, x_depth, x_overrun, x_calltime, x_rettime;
 	char *entry_text, *exit_text;		/* the format texts */
 	bool builtin;				/* the built-in 6.1 layout */
+	char why[192];		/* why builtin, or why the formats were refused (-EINVAL) */
 };
 
 /*
@@ -73,12 +76,13 @@ extern const char tracedat_fgraph_exit_6_1[];
 
 /*
  * Saves the running kernel's funcgraph_entry and funcgraph_exit formats (tracefs) in w's
- * META. Returns 0, -ENOENT when tracefs has none (nothing written: converts use the built-in
- * 6.1 layout) or -ENOMEM.
+ * META. Returns 0, -ENOENT when tracefs has none or none this encoder can write (why says
+ * which, META TRACEDAT_FGRAPH_META_WHY keeps it: converts use the built-in 6.1 layout) or
+ * -ENOMEM.
  */
-int tracedat_fgraph__save_meta(struct lbrfile_writer *w);
+int tracedat_fgraph__save_meta(struct lbrfile_writer *w, char *why, size_t why_len);
 
-/* Parses the two format texts (copied into g); -EINVAL naming nothing when a field is absent */
+/* Parses the two format texts (copied into g); -EINVAL with g->why naming the bad part */
 int tracedat_fgraph__parse(struct tracedat_fgraph *g, const char *entry, const char *exit);
 /* The capture's saved formats, or the built-in 6.1 layout (g->builtin) */
 int tracedat_fgraph__from_capture(struct tracedat_fgraph *g, const struct lbrfile *f);

@@ -434,11 +434,11 @@ static int fgraph_setup(struct merge *mg, const char *input, const char *capture
 	if (!input) {
 		err = tracedat_fgraph__from_capture(&mg->fg, mg->cap);
 		if (err)
-			return fail(mg, err, "%s: its funcgraph formats do not parse", capture);
+			return fail(mg, err, "%s: its saved funcgraph formats cannot be written: "
+				    "%s", capture, mg->fg.why);
 		if (mg->fg.builtin)
-			pr_warn("%s: no funcgraph formats saved (tracefs had none where it was "
-				"recorded): calls written in the built-in Linux 6.1 layout\n",
-				capture);
+			pr_warn("%s: no funcgraph formats saved (%s): calls written in the "
+				"built-in Linux 6.1 layout\n", capture, mg->fg.why);
 		return add_ftrace_format(&mg->meta, mg->fg.entry_text) ?:
 		       add_ftrace_format(&mg->meta, mg->fg.exit_text);
 	}
@@ -452,7 +452,8 @@ static int fgraph_setup(struct merge *mg, const char *input, const char *capture
 			    "the calls of %s (--calls) cannot be written in its layout", input,
 			    capture);
 	if (err)
-		return fail(mg, err, "%s: its funcgraph formats do not parse", input);
+		return fail(mg, err, "%s: its funcgraph formats cannot be written: %s", input,
+			    mg->fg.why);
 	return 0;
 }
 
