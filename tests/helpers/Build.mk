@@ -103,3 +103,12 @@ $(OUT)/tests/helpers/tmulti-load: $(OUT)/tests/helpers/tmulti-load.o $(LIBLBRSNA
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 ALL_TARGETS += $(OUT)/tests/helpers/tmulti-load
+
+# The rows of KernelShark's list view through libkshark (t-trace-kernelshark), no display
+$(OUT)/tests/helpers/ks-rows.o: CFLAGS += -I/usr/include/kernelshark -Wno-ignored-qualifiers \
+	$(shell pkg-config --cflags libtraceevent 2>/dev/null)
+$(OUT)/tests/helpers/ks-rows: $(OUT)/tests/helpers/ks-rows.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lkshark
+
+ALL_TARGETS += $(OUT)/tests/helpers/ks-rows
