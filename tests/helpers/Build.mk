@@ -104,9 +104,12 @@ $(OUT)/tests/helpers/tmulti-load: $(OUT)/tests/helpers/tmulti-load.o $(LIBLBRSNA
 
 ALL_TARGETS += $(OUT)/tests/helpers/tmulti-load
 
-# The rows of KernelShark's list view through libkshark (t-trace-kernelshark), no display
+# The rows of KernelShark's list view through libkshark (t-trace-kernelshark-rows), no
+# display; without the sanitizers: it exercises libkshark, not lbrsnap
+$(OUT)/tests/helpers/ks-rows.o: SAN_CFLAGS :=
 $(OUT)/tests/helpers/ks-rows.o: CFLAGS += -I/usr/include/kernelshark -Wno-ignored-qualifiers \
 	$(shell pkg-config --cflags libtraceevent 2>/dev/null)
+$(OUT)/tests/helpers/ks-rows: SAN_LDFLAGS :=
 $(OUT)/tests/helpers/ks-rows: $(OUT)/tests/helpers/ks-rows.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lkshark
