@@ -8,7 +8,8 @@
  * batches of PER_BATCH mkdir+rmdir of DIR/d, reading the programs' run_time_ns and run_cnt
  * and the monotonic clock before and after each batch. Prints, per batch,
  * "batch RUN_TIME_NS RUN_CNT WALL_NS" (the deltas summed over the programs, and the batch's
- * wall time), then the programs counted as "prog ID NAME RUN_TIME_NS RUN_CNT" lines (all batches).
+ * wall time) followed by "pbatch ID RUN_TIME_NS RUN_CNT" for each program that ran in
+ * it, then the programs counted as "prog ID NAME RUN_TIME_NS RUN_CNT" lines (all batches).
  *
  * Batches, not one long run: under TCG a vCPU preempted inside a program adds the whole
  * preemption to its run time; the median over batches leaves the few batches it hits out.
@@ -32,6 +33,7 @@ static __u32 prog_id[MAX_PROGS];
 static char prog_name[MAX_PROGS][BPF_OBJ_NAME_LEN];
 static __u64 prog_ns0[MAX_PROGS], prog_cnt0[MAX_PROGS];	/* at the first batch's start */
 static __u64 prog_ns[MAX_PROGS], prog_cnt[MAX_PROGS];	/* at the last read */
+static __u64 prog_ns_b[MAX_PROGS], prog_cnt_b[MAX_PROGS];	/* at the batch's start */
 
 static pid_t parent_of(pid_t pid)
 {
@@ -171,6 +173,8 @@ int main(int argc, char **argv)
 			memcpy(prog_ns0, prog_ns, sizeof(prog_ns));
 			memcpy(prog_cnt0, prog_cnt, sizeof(prog_cnt));
 		}
+		memcpy(prog_ns_b, prog_ns, sizeof(prog_ns));
+		memcpy(prog_cnt_b, prog_cnt, sizeof(prog_cnt));
 		t0 = now_ns();
 		for (i = 0; i < per; i++) {
 			if (mkdir(dir, 0700) || rmdir(dir)) {
@@ -183,6 +187,11 @@ int main(int argc, char **argv)
 			goto fail;
 		printf("batch %llu %llu %llu\n", (unsigned long long)(ns1 - ns0),
 		       (unsigned long long)(cnt1 - cnt0), (unsigned long long)(t1 - t0));
+		for (i = 0; i < nr_progs; i++)
+			if (prog_cnt[i] != prog_cnt_b[i])
+				printf("pbatch %u %llu %llu\n", prog_id[i],
+				       (unsigned long long)(prog_ns[i] - prog_ns_b[i]),
+				       (unsigned long long)(prog_cnt[i] - prog_cnt_b[i]));
 	}
 	for (i = 0; i < nr_progs; i++)
 		printf("prog %u %s %llu %llu\n", prog_id[i], prog_name[i],
