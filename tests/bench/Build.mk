@@ -3,7 +3,8 @@
 # in tests). tests/bench/run-bench writes build/bench/results.txt and fails when a target is
 # missed; tests/bench/README.md describes every number.
 
-BENCH_BINS := $(OUT)/tests/bench/bench-attach $(OUT)/tests/bench/bench-run
+BENCH_BINS := $(OUT)/tests/bench/bench-attach $(OUT)/tests/bench/bench-run \
+	      $(OUT)/tests/bench/bench-callcost
 BENCH_OBJS := $(OUT)/tests/bench/empty.bpf.o $(OUT)/tests/bench/reference.bpf.o
 
 $(OUT)/tests/bench/bench-attach: $(OUT)/tests/bench/bench-attach.o
@@ -13,6 +14,10 @@ $(OUT)/tests/bench/bench-attach: $(OUT)/tests/bench/bench-attach.o
 $(OUT)/tests/bench/bench-run: $(OUT)/tests/bench/bench-run.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+$(OUT)/tests/bench/bench-callcost: $(OUT)/tests/bench/bench-callcost.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # built with everything else: make check runs each section briefly (tests/host/t-bench-smoke)
 ALL_TARGETS += $(BENCH_BINS) $(BENCH_OBJS)

@@ -9,15 +9,20 @@
 #	two tracing_multi links alone. Target (7.2): --calls' attach step (record -v's
 #	"N functions attached by M in T ms": its programs loaded, its links made) < 1 s for 500
 #	functions; what --calls adds to the time to first event (with minus without) is shown.
-#   calls-cost: run time per program invocation (kernel.bpf_stats_enabled) of --calls
-#	vfs_mkdir's entry and exit programs inside the scope against bpftrace's empty
-#	'kfunc:vfs_mkdir { } kretfunc:vfs_mkdir { }', CALLS_COST_N mkdir+rmdir pairs each.
-#	Target: ratio <= 1.5.
+#   calls-cost: cost per traced call (entry + exit) of --calls vfs_mkdir inside a scope
+#	against an empty fentry+fexit pair on vfs_mkdir (bpftrace 'kfunc:vfs_mkdir { }
+#	kretfunc:vfs_mkdir { }'), from the programs' own run time (kernel run-time statistics:
+#	run_time_ns / run_cnt, read around each of 20 batches of CALLS_COST_N / 20 mkdir+rmdir
+#	by bench-callcost), CALLS_COST_REPS runs of each alternating in one boot; a run's value is
+#	its median batch, the row's the median run. Target: ratio <= 1.5. Also the memory a task
+#	in flight holds (its call state, the BPF object's BTF size of struct lbrsnap_call_state).
+#	CALLS_REPS=0 skips calls-attach's runs in the boot (calls-cost alone).
 
 CALLS_KERNELS=${CALLS_KERNELS-6.1 6.12 7.2}
 CALLS_N=${CALLS_N:-500}
 CALLS_REPS=${CALLS_REPS:-1}
 CALLS_COST_N=${CALLS_COST_N:-2000}
+CALLS_COST_REPS=${CALLS_COST_REPS:-5}
 
 # calls_boot KERNEL: the guest's measurements in $BENCH_TMP/calls-KERNEL.out, once per run
 calls_boot() {
@@ -30,7 +35,7 @@ calls_boot() {
 	fi
 	"$LBRSNAP_TOP/tests/vm/run-vm" --kernel "$k" --mem 2048 --timeout 3600 -- \
 		"$LBRSNAP_TOP/tests/bench/calls-times" "$CALLS_REPS" "$CALLS_N" "$CALLS_COST_N" \
-		> "$out" 2> "$out.err"
+		"$CALLS_COST_REPS" > "$out" 2> "$out.err"
 	echo $? > "$out.done"
 	[ "$(cat "$out.done")" = 0 ] || cat "$out.err" >&2
 	return "$(cat "$out.done")"
@@ -48,7 +53,7 @@ bench_calls-attach() {
 
 	bench_section "calls-attach: time to first event and to detach, --calls over $n kernel" \
 		"functions against bpftrace kfunc+kretfunc on the same, per mechanism (guests)"
-	bench_cmd "tests/vm/run-vm --kernel K -- tests/bench/calls-times $CALLS_REPS $n $CALLS_COST_N"
+	bench_cmd "tests/vm/run-vm --kernel K -- tests/bench/calls-times $CALLS_REPS $n $CALLS_COST_N $CALLS_COST_REPS"
 	for k in $CALLS_KERNELS; do
 		out=$BENCH_TMP/calls-$k.out
 		calls_boot "$k" || { bench_fail "calls-attach $k" "no guest run (messages above)"; continue; }
@@ -97,24 +102,90 @@ bench_calls-attach() {
 	done
 }
 
-bench_calls-cost() {
-	local k out r
+# calls_permed FILE TOOL WHAT: per run, the median over its batches of the programs' run time
+# per call (WHAT run: NS / (CNT / 2)) or of the wall time per mkdir+rmdir (WHAT wall)
+calls_permed() {
+	awk -v t="$2" -v w="$3" -v per=$((CALLS_COST_N / 20)) '$1 == "cbatch" && $2 == t {
+		if (w == "wall") print $3, $6 / per; else if ($5 > 0) print $3, $4 / ($5 / 2) }' "$1" |
+		sort -k1,1n -k2,2g |
+		awk '{ r[$1] = r[$1] " " $2; n[$1]++ }
+		     END { for (k in r) { split(substr(r[k], 2), v, " "); m = n[k]
+			   printf "%.0f\n", m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 } }'
+}
 
-	bench_section "calls-cost: run time per --calls program invocation inside a scope" \
-		"against an empty fentry+fexit pair (bpftrace) on vfs_mkdir, per mechanism (guests)"
-	bench_cmd "tests/vm/run-vm --kernel K -- tests/bench/calls-times $CALLS_REPS $CALLS_N $CALLS_COST_N"
+# the task's call state: what a scope in flight holds in the calls map (BTF of the object)
+calls_task_bytes() {
+	bpftool btf dump file "$LBRSNAP_BUILD/bpf/capture.bpf.o" format raw 2> /dev/null |
+		sed -n "s/^\[[0-9]*\] STRUCT 'lbrsnap_call_state' size=\([0-9]*\).*/\1/p"
+}
+
+bench_calls-cost() {
+	local k out r per bad ours empty sz t wo we
+	local -A wlabel=([none]="untraced" [empty-pair]="empty fentry+fexit pair"
+			 [lbrsnap-scope]="lbrsnap scope, --calls on an uncalled function"
+			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir")
+
+	per=$((CALLS_COST_N / 20))
+	bench_section "calls-cost: run time per traced call (entry + exit), --calls vfs_mkdir in a" \
+		"scope against an empty fentry+fexit pair (bpftrace) on vfs_mkdir, per mechanism (guests)"
+	bench_cmd "tests/vm/run-vm --kernel K -- tests/bench/calls-times $CALLS_REPS $CALLS_N $CALLS_COST_N $CALLS_COST_REPS"
+	sz=$(calls_task_bytes)
+	if [ -n "$sz" ]; then
+		bench_info "memory per task in flight (struct lbrsnap_call_state, a calls map entry)" \
+			"$sz bytes; $sz KiB for the map's 1024 tasks (LBRSNAP_CALLS_TASKS)"
+	else
+		bench_fail "calls-cost: memory per task" "no struct lbrsnap_call_state in capture.bpf.o's BTF"
+	fi
 	for k in $CALLS_KERNELS; do
 		out=$BENCH_TMP/calls-$k.out
 		calls_boot "$k" || { bench_fail "calls-cost $k" "no guest run (messages above)"; continue; }
-		# shellcheck disable=SC2046 # one value per run
-		bench_row "$k: lbrsnap --calls vfs_mkdir, per invocation" ns \
-			$(awk '$1 == "cost" && $2 == "lbrsnap-calls" && $4 { printf "%.0f\n", $3 / $4 }' "$out")
-		# shellcheck disable=SC2046
-		bench_row "$k: bpftrace empty kfunc+kretfunc, per invocation" ns \
-			$(awk '$1 == "cost" && $2 == "bpftrace" && $4 { printf "%.0f\n", $3 / $4 }' "$out")
-		r=$(bench_ratio "$(awk '$1 == "cost" && $2 == "lbrsnap-calls" && $4 { printf "%.0f ", $3 / $4 }' "$out")" \
-			"$(awk '$1 == "cost" && $2 == "bpftrace" && $4 { printf "%.0f ", $3 / $4 }' "$out")")
+		bench_info "$k: mechanism" "$(sed -n 's/^mech //p' "$out" | head -1)"
+		# both tools' programs ran at each vfs_mkdir's entry and exit, nothing else: the same
+		# count in every batch (a mkdir on the guest's overlayfs calls vfs_mkdir twice)
+		bad=$(awk '$1 == "cbatch" && ($2 == "lbrsnap-calls" || $2 == "empty-pair") {
+			if (!c) c = $5; if ($5 != c || c % 2) n++ } END { print n + 0 }' "$out")
+		[ "$bad" = 0 ] ||
+			bench_fail "calls-cost $k" "$bad batches counted other invocations than the rest"
+		bench_info "$k: program invocations per mkdir (entry + exit of each vfs_mkdir call)" \
+			"$(awk -v p="$per" '$1 == "cbatch" && $2 == "empty-pair" { print $5 / p; exit }' "$out")"
+		ours=$(calls_permed "$out" lbrsnap-calls run | tr '\n' ' ')
+		empty=$(calls_permed "$out" empty-pair run | tr '\n' ' ')
+		# shellcheck disable=SC2086 # one value per run
+		bench_row "$k: lbrsnap --calls vfs_mkdir, per call (entry + exit)" ns $ours
+		# shellcheck disable=SC2086
+		bench_row "$k: empty fentry+fexit pair (bpftrace), per call" ns $empty
+		# each program's share: per run its median batch, then the median run
+		awk '$1 == "cpbatch" && $6 > 0 { print $2, $3, $4, $5 / $6 }' "$out" > "$out.p"
+		awk 'NR == FNR { if ($1 == "cprog") name[$2 " " $3 " " $4] = $5; next }
+		     { print $1, name[$1 " " $2 " " $3], $2, $3, $4 }' "$out" "$out.p" |
+			sort -k1,1 -k2,2 -k3,3n -k4,4n -k5,5g |
+			awk '{ k = $1 " " $2 " " $3 " " $4; v[k] = v[k] " " $5; n[k]++ }
+			     END { for (k in v) { split(substr(v[k], 2), a, " "); m = n[k]
+				   split(k, f, " ")
+				   printf "%s %s %.0f\n", f[1], f[2],
+					  m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 } }' |
+			sort | awk '{ k = $1 " " $2; v[k] = v[k] " " $3 } END { for (k in v) print k, v[k] }' |
+			sort | while read -r t name vals; do
+				# shellcheck disable=SC2086 # one value per run (and program of that name)
+				bench_row "$k: $t program $name, per invocation" ns $vals
+			done
+		r=$(bench_ratio "$ours" "$empty")
 		bench_target "calls-cost ($k): --calls entry+exit / empty fentry+fexit pair" "$r" "<=" 1.5 \
 			"x" "the per-call bookkeeping (task lookup, frame, time stamps) costs more than that"
+		# the whole cost, mechanism included: what each adds to a mkdir+rmdir's wall time
+		for t in none empty-pair lbrsnap-scope lbrsnap-calls; do
+			# shellcheck disable=SC2046 # one value per run
+			bench_row "$k: wall time per mkdir+rmdir, ${wlabel[$t]}" ns \
+				$(calls_permed "$out" "$t" wall)
+		done
+		# shellcheck disable=SC2046
+		wo=$(($(bench_median $(calls_permed "$out" lbrsnap-calls wall)) -
+		      $(bench_median $(calls_permed "$out" lbrsnap-scope wall))))
+		# shellcheck disable=SC2046
+		we=$(($(bench_median $(calls_permed "$out" empty-pair wall)) -
+		      $(bench_median $(calls_permed "$out" none wall))))
+		bench_info "$k: added to a mkdir+rmdir (wall, medians; TCG noise): --calls / empty pair" \
+			"$wo ns / $we ns = $(awk -v a="$wo" -v b="$we" \
+				'BEGIN { if (b > 0) printf "%.2f", a / b; else print "none" }')"
 	done
 }
