@@ -172,11 +172,14 @@ static void test_for_each(void)
 	/* a callback's error ends the pass and is returned */
 	CU_ASSERT_EQUAL(lbrfile__for_each(f, true, stop_at_3, &calls), -ECANCELED);
 	CU_ASSERT_EQUAL(calls, 3);
-	/* random access agrees with the passes, both ways */
-	for (i = 0; i < NR_RECS; i++) {
+	/*
+	 * random access agrees with the passes, both ways: one order at a time, since each
+	 * switch of order sorts the index again (alternating per record took a minute)
+	 */
+	for (i = 0; i < NR_RECS; i++)
 		bad += lbrfile__record(f, true, i, &rec) || rec.ev->seq != want[i];
+	for (i = 0; i < NR_RECS; i++)
 		bad += lbrfile__record(f, false, i, &rec) || rec.ev->seq != i;
-	}
 	CU_ASSERT_EQUAL(bad, 0);
 	CU_ASSERT_EQUAL(lbrfile__record(f, true, NR_RECS, &rec), -ENOENT);
 	lbrfile__close(f);
