@@ -136,6 +136,20 @@ bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
 	return true;
 }
 
+const char *lbr_args__syscall(const struct lbrfile *f, const struct lbr_attach_point *ap,
+			      const struct lbr_record *rec, char *buf, size_t len)
+{
+	const struct lbr_syscall *sc;
+
+	if (!ap || !rec->args || !ap->nr_args || !ap->sys || rec->args->syscall_nr < 0)
+		return NULL;
+	sc = f ? lbrfile__syscall(f, rec->args->syscall_nr) : NULL;
+	if (sc)
+		return sc->name;
+	snprintf(buf, len, "syscall_%d", rec->args->syscall_nr);
+	return buf;
+}
+
 char lbr_arg__base(const char *name, const char *type)
 {
 	if (strstr(name, "mode") || !strcmp(type, "umode_t"))

@@ -48,6 +48,13 @@ struct lbr_args {
  */
 bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
 		    const struct lbr_record *rec, struct lbr_args *view);
+/*
+ * A syscall record's syscall as lbr_args__view() names it (view.call: "openat", or
+ * "syscall_NR" in buf for a number without a name), read from the arguments block alone;
+ * NULL for a record that is no syscall's or has no arguments.
+ */
+const char *lbr_args__syscall(const struct lbrfile *f, const struct lbr_attach_point *ap,
+			      const struct lbr_record *rec, char *buf, size_t len);
 /* Argument i (< view->nr) of the record. */
 void lbr_args__get(const struct lbr_args *view, __u32 i, struct lbr_arg *arg);
 /* Works out once what lbr_args__get() reads of argument i's name and type (lbrfile.h) */

@@ -684,6 +684,15 @@ void lbrfile__release(struct lbrfile *f)
 		madvise(f->map, f->len, MADV_DONTNEED);
 }
 
+/* Gives back what was read of the file before off (whole pages) */
+static void release_before(const struct lbrfile *f, __u64 off)
+{
+	size_t ps = sysconf(_SC_PAGESIZE), n = off / ps * ps;
+
+	if (f->map && n)
+		madvise(f->map, n, MADV_DONTNEED);
+}
+
 /*
  * Calls fn for block b's records (those of cpu, or all: -1), in file order. The sections
  * were checked when the file was opened: the walk stays inside it.
@@ -846,9 +855,12 @@ int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
 		c->next_block++;
 		/*
 		 * what was read of the capture goes back: a pass keeps a bounded part resident
-		 * (a block is walked whole, whether it holds this CPU's records or not)
+		 * (a block is walked whole, whether it holds this CPU's records or not). The
+		 * block just walked and the one before stay: their records are read again as
+		 * they leave the heap, and a page given back would be faulted in again.
 		 */
-		lbrfile__release(c->f);
+		if (c->next_block >= 2)
+			release_before(f, f->blocks[c->next_block - 2].off);
 	}
 	if (!c->nr)
 		return -ENOENT;

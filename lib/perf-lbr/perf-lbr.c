@@ -49,8 +49,9 @@ struct lbr_event {
 /* A call of a record's --calls scope, for lbr:call: emitted at its entry time */
 struct call_ref {
 	__u64 time;
-	size_t rec;		/* the record's index in time order */
+	size_t seq;		/* the record's place in time order */
 	unsigned int idx;	/* in its calls->call[] */
+	struct lbr_record rec;
 };
 
 /* Open-addressing set of tid -> last COMM emitted. */
@@ -70,9 +71,18 @@ struct perf_lbr {
 	size_t nr_evs;
 	size_t nr_aps;
 	size_t nr_tps;		/* the tracepoint events: attach points and lbr:call */
-	struct call_ref *crefs;	/* every call, in time order */
-	size_t nr_crefs;
-	size_t next_cref;
+	/*
+	 * The calls not emitted yet of the records read ahead by a second cursor, a heap in
+	 * entry time order: a record comes at most call_lead ns after its first call's entry,
+	 * so the calls up to a time T are all in once the records up to T + call_lead are.
+	 */
+	struct lbrfile_cursor *calls_it;
+	struct lbr_record calls_rec;	/* calls_it's next, when has_calls_rec */
+	bool has_calls_rec, calls_done;
+	size_t calls_seq;
+	__u64 call_lead;
+	struct call_ref *crefs;
+	size_t nr_crefs, cap_crefs;
 	bool has_branches;
 	bool keep_all;		/* samples keep the tracing path's entries */
 	__u64 branch_sample_type;	/* the capture's -j, as perf_event_attr bits */
@@ -160,6 +170,21 @@ __u64 perf_lbr__last_time(const struct perf_lbr *pl)
 	return pl->last_time;
 }
 
+/* A record's calls: the earliest entry, and how long before the record it is */
+static void scan_calls(struct perf_lbr *pl, const struct lbr_record *rec)
+{
+	__u64 t;
+	unsigned int j;
+
+	for (j = 0; j < rec->calls->nr; j++) {
+		t = rec->calls->call[j].start_ns;
+		if (t < pl->first_time)
+			pl->first_time = t;
+		if (t < rec->ev->time_ns && rec->ev->time_ns - t > pl->call_lead)
+			pl->call_lead = rec->ev->time_ns - t;
+	}
+}
+
 /* First pass: which attach points have branches or stacks, and the time range. */
 static int scan_record(const struct lbr_record *rec, void *ctx)
 {
@@ -188,6 +213,8 @@ static int scan_record(const struct lbr_record *rec, void *ctx)
 		pl->first_time = rec->ev->time_ns;
 	if (rec->ev->time_ns > pl->last_time)
 		pl->last_time = rec->ev->time_ns;
+	if (pl->nr_tps > pl->nr_aps && rec->calls)
+		scan_calls(pl, rec);
 	return 0;
 }
 
@@ -257,49 +284,94 @@ static bool capture_has_calls(struct lbrfile *cap, size_t nr_aps)
 	return false;
 }
 
-static int cref_cmp(const void *a, const void *b)
+/* Entry time, then the record's place in time order, then entry order */
+static bool cref_less(const struct call_ref *x, const struct call_ref *y)
 {
-	const struct call_ref *x = a, *y = b;
-
 	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	if (x->rec != y->rec)
-		return x->rec < y->rec ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+		return x->time < y->time;
+	if (x->seq != y->seq)
+		return x->seq < y->seq;
+	return x->idx < y->idx;
+}
+
+static int cref_push(struct perf_lbr *pl, const struct call_ref *r)
+{
+	size_t i;
+	void *n;
+
+	if (pl->nr_crefs == pl->cap_crefs) {
+		pl->cap_crefs = pl->cap_crefs ? 2 * pl->cap_crefs : 1024;
+		n = realloc(pl->crefs, pl->cap_crefs * sizeof(*pl->crefs));
+		if (!n)
+			return -ENOMEM;
+		pl->crefs = n;
+	}
+	for (i = pl->nr_crefs++; i && cref_less(r, &pl->crefs[(i - 1) / 2]); i = (i - 1) / 2)
+		pl->crefs[i] = pl->crefs[(i - 1) / 2];
+	pl->crefs[i] = *r;
+	return 0;
+}
+
+static void cref_pop(struct perf_lbr *pl)
+{
+	struct call_ref last = pl->crefs[--pl->nr_crefs];
+	size_t i = 0, k;
+
+	while ((k = 2 * i + 1) < pl->nr_crefs) {
+		if (k + 1 < pl->nr_crefs && cref_less(&pl->crefs[k + 1], &pl->crefs[k]))
+			k++;
+		if (!cref_less(&pl->crefs[k], &last))
+			break;
+		pl->crefs[i] = pl->crefs[k];
+		i = k;
+	}
+	if (pl->nr_crefs)
+		pl->crefs[i] = last;
 }
 
 /*
- * Every call of every record, sorted by entry time: a record's sample comes at its scope's
- * end, after its calls, so they are emitted from here between the records, each at its time.
+ * Reads ahead the records whose calls may enter up to t: every record up to t + call_lead,
+ * its calls into the heap. A record's sample comes at its scope's end, after its calls, so
+ * they are emitted from the heap between the records, each at its entry time.
  */
-static int collect_calls(struct perf_lbr *pl)
+static int read_calls_until(struct perf_lbr *pl, __u64 t)
 {
-	struct lbr_record rec;
-	size_t i, cap = 0;
+	__u64 until = t > ~0ULL - pl->call_lead ? ~0ULL : t + pl->call_lead;
+	struct call_ref r;
 	unsigned int j;
-	void *n;
+	int err;
 
-	for (i = 0; !lbrfile__record(pl->cap, true, i, &rec); i++) {
-		if (!rec.calls || rec.ev->ap >= pl->nr_aps)
-			continue;
-		for (j = 0; j < rec.calls->nr; j++) {
-			if (pl->nr_crefs == cap) {
-				cap = cap ? 2 * cap : 1024;
-				n = realloc(pl->crefs, cap * sizeof(*pl->crefs));
-				if (!n)
-					return -ENOMEM;
-				pl->crefs = n;
-			}
-			pl->crefs[pl->nr_crefs++] = (struct call_ref){ rec.calls->call[j].start_ns,
-								       i, j };
-			if (rec.calls->call[j].start_ns < pl->first_time)
-				pl->first_time = rec.calls->call[j].start_ns;
-		}
-		if ((i + 1) % LBRFILE_RELEASE_EVERY == 0)
-			lbrfile__release(pl->cap);
+	if (!pl->calls_it && !pl->calls_done) {
+		err = lbrfile_cursor__new(pl->cap, -1, &pl->calls_it);
+		if (err)
+			return err;
 	}
-	if (pl->nr_crefs)
-		qsort(pl->crefs, pl->nr_crefs, sizeof(*pl->crefs), cref_cmp);
+	while (!pl->calls_done) {
+		if (!pl->has_calls_rec) {
+			err = lbrfile_cursor__next(pl->calls_it, &pl->calls_rec);
+			if (err == -ENOENT) {
+				pl->calls_done = true;
+				break;
+			}
+			if (err)
+				return err;
+			pl->has_calls_rec = true;
+		}
+		if (pl->calls_rec.ev->time_ns > until)
+			break;
+		pl->has_calls_rec = false;
+		r.seq = pl->calls_seq++;
+		r.rec = pl->calls_rec;
+		if (!r.rec.calls || r.rec.ev->ap >= pl->nr_aps)
+			continue;
+		for (j = 0; j < r.rec.calls->nr; j++) {
+			r.time = r.rec.calls->call[j].start_ns;
+			r.idx = j;
+			err = cref_push(pl, &r);
+			if (err)
+				return err;
+		}
+	}
 	return 0;
 }
 
@@ -386,8 +458,6 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 			goto cleanup;
 	}
 	err = lbrfile__for_each(cap, false, scan_record, pl);
-	if (!err && pl->nr_tps > pl->nr_aps)
-		err = collect_calls(pl);
 	if (err)
 		goto cleanup;
 	*out = pl;
@@ -407,6 +477,7 @@ void perf_lbr__free(struct perf_lbr *pl)
 		free(pl->evs[i].name);
 	free(pl->evs);
 	free(pl->crefs);
+	lbrfile_cursor__free(pl->calls_it);
 	free(pl->comms);
 	free(pl->mmap_pids);
 	lbrfile_cursor__free(pl->next);
@@ -652,7 +723,7 @@ static int emit_call(struct perf_lbr *pl, const struct lbr_record *rec, unsigned
 	const struct lbr_event *e = &pl->evs[pl->nr_aps];
 	struct lbr_record_view *v = &pl->view;
 	struct lbr_fields_extra xs = { 0 }, *x = &xs;
-	char func[128], result[LBR_RET_LEN + 24];
+	char func[128], result[LBR_RET_LEN + 24], nr_name[24];
 	const struct ksym *sym = NULL;
 	struct lbr_perf_call_raw *payload;
 	__u64 *p = pl->buf + 1;
@@ -661,9 +732,10 @@ static int emit_call(struct perf_lbr *pl, const struct lbr_record *rec, unsigned
 	char *buf;
 	int err;
 
-	/* a raw_tp:sys_exit scope's own frame (id 0) is named by its syscall: the whole view */
-	lbr_record_view__init(v, pl->cap, pl->ks, rec,
-			      rec->calls->call[idx].func ? LBR_VIEW_RET_ONLY : 0);
+	lbr_record_view__init(v, pl->cap, pl->ks, rec, LBR_VIEW_RET_ONLY);
+	/* a raw_tp:sys_exit scope's own frame (id 0) is named by its syscall: its args block */
+	v->syscall = rec->calls->call[idx].func ? NULL :
+		     lbr_args__syscall(pl->cap, v->ap, rec, nr_name, sizeof(nr_name));
 	x->call = &v->calls->call[idx];
 	x->idx = idx;
 	x->func = lbr_record_view__call_name(v, idx, func, sizeof(func));
@@ -851,7 +923,10 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	lbrfile_cursor__free(pl->next);
 	pl->next = NULL;
 	pl->has_next = false;
-	pl->next_cref = 0;
+	lbrfile_cursor__free(pl->calls_it);
+	pl->calls_it = NULL;
+	pl->has_calls_rec = pl->calls_done = false;
+	pl->calls_seq = pl->nr_crefs = 0;
 	if (pl->comms)
 		memset(pl->comms, 0, pl->comm_cap * sizeof(*pl->comms));
 	if (kernel_mmap)
@@ -864,21 +939,19 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 /* The calls that entered up to limit, and before the record at next_time */
 static int emit_calls_until(struct perf_lbr *pl, __u64 limit, __u64 next_time)
 {
-	struct lbr_record rec;
-	struct call_ref *c;
+	__u64 t = limit < next_time ? limit : next_time;
+	struct call_ref c;
 	int err;
 
-	for (; pl->next_cref < pl->nr_crefs; pl->next_cref++) {
-		c = &pl->crefs[pl->next_cref];
-		if (c->time > limit || c->time > next_time)
-			break;
-		err = lbrfile__record(pl->cap, true, c->rec, &rec);
-		if (!err)
-			err = emit_call(pl, &rec, c->idx);
-		if (err)
-			return err;
+	if (pl->nr_tps == pl->nr_aps)
+		return 0;
+	err = read_calls_until(pl, t);
+	while (!err && pl->nr_crefs && pl->crefs[0].time <= t) {
+		c = pl->crefs[0];
+		cref_pop(pl);
+		err = emit_call(pl, &c.rec, c.idx);
 	}
-	return 0;
+	return err;
 }
 
 int perf_lbr__emit_until(struct perf_lbr *pl, __u64 limit)

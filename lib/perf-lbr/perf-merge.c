@@ -54,8 +54,14 @@ struct merge {
 	int id_pos;		/* sample u64 index of PERF_SAMPLE_ID, -1 if none */
 	struct id_attr *ids;
 	size_t nr_ids;
-	__u32 *tids;		/* threads the recording names with COMM, sorted */
+	/*
+	 * Threads the recording has named with a COMM so far, open addressing (0 empty, tid 0
+	 * in has_tid0): the capture's COMM for a thread is left out when the recording named
+	 * it first, so one pass decides it as the records go.
+	 */
+	__u32 *tids;
 	size_t nr_tids, cap_tids;
+	bool has_tid0;
 	__u64 max_time;
 	__u64 first_time, last_time;
 	struct perf_merge_stats st;
@@ -67,13 +73,6 @@ static int id_cmp(const void *a, const void *b)
 	const struct id_attr *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int u32_cmp(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static const struct perf_event_attr *attr_of(struct merge *m, __u64 id)
@@ -285,44 +284,62 @@ bad_unzip:
 	return ret;
 }
 
-static void merge_rewind(struct merge *m)
-{
-	perf_reader__rewind(m->r);
-	if (m->unzip)
-		perf_unzip__reset(m->unzip);
-}
-
 static bool tid_known(__u32 tid, void *ctx)
 {
 	struct merge *m = ctx;
+	size_t i, mask = m->cap_tids - 1;
 
-	/* a recording without COMM records has no array: bsearch() must not see NULL */
-	return m->nr_tids && bsearch(&tid, m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
+	if (!tid)
+		return m->has_tid0;
+	if (!m->nr_tids)
+		return false;
+	for (i = (tid * 2654435761u) & mask; m->tids[i]; i = (i + 1) & mask) {
+		if (m->tids[i] == tid)
+			return true;
+	}
+	return false;
 }
 
-/* First pass: the threads the recording already names, so their COMMs stay perf's own. */
-static int collect_tids(struct merge *m)
+static void tid_put(__u32 *tab, size_t cap, __u32 tid)
 {
-	const struct perf_event_header *h;
-	__u32 *n;
-	int ret;
+	size_t i;
 
-	while ((ret = merge_next(m, &h)) > 0) {
-		if (h->type != PERF_RECORD_COMM || h->size < sizeof(*h) + 8)
-			continue;
-		if (m->nr_tids == m->cap_tids) {
-			m->cap_tids = m->cap_tids ? m->cap_tids * 2 : 1024;
-			n = realloc(m->tids, m->cap_tids * sizeof(*n));
-			if (!n)
-				return -ENOMEM;
-			m->tids = n;
-		}
-		m->tids[m->nr_tids++] = ((const __u32 *)(h + 1))[1];
+	for (i = (tid * 2654435761u) & (cap - 1); tab[i] && tab[i] != tid; i = (i + 1) & (cap - 1))
+		;
+	tab[i] = tid;
+}
+
+/* A thread the recording names (a COMM record): its COMMs stay perf's own from here on */
+static int tid_add(struct merge *m, const struct perf_event_header *h)
+{
+	__u32 tid, *tab;
+	size_t cap, i;
+
+	if (h->size < sizeof(*h) + 8)
+		return 0;
+	tid = ((const __u32 *)(h + 1))[1];
+	if (!tid) {
+		m->has_tid0 = true;
+		return 0;
 	}
-	if (m->nr_tids)		/* no array without samples */
-		qsort(m->tids, m->nr_tids, sizeof(*m->tids), u32_cmp);
-	merge_rewind(m);
-	return ret;
+	if (tid_known(tid, m))
+		return 0;
+	if (2 * (m->nr_tids + 1) > m->cap_tids) {
+		cap = m->cap_tids ? 2 * m->cap_tids : 1024;
+		tab = calloc(cap, sizeof(*tab));
+		if (!tab)
+			return -ENOMEM;
+		for (i = 0; i < m->cap_tids; i++) {
+			if (m->tids[i])
+				tid_put(tab, cap, m->tids[i]);
+		}
+		free(m->tids);
+		m->tids = tab;
+		m->cap_tids = cap;
+	}
+	tid_put(m->tids, m->cap_tids, tid);
+	m->nr_tids++;
+	return 0;
 }
 
 static int copy_data(struct merge *m)
@@ -355,6 +372,8 @@ static int copy_data(struct merge *m)
 				m->last_time = t;
 		}
 		err = write_recorded(m, h, id);
+		if (!err && h->type == PERF_RECORD_COMM)
+			err = tid_add(m, h);
 		if (err)
 			return err;
 		m->st.rec_samples += h->type == PERF_RECORD_SAMPLE;
@@ -572,8 +591,7 @@ static int merge_files(const char *rec_path, const char *rec_name, const char *c
 	err = perf_lbr__new(cap, cap_path, &o, &m.pl);
 	if (err)
 		goto cleanup;
-	err = collect_tids(&m);
-	if (!err && !(flags & PERF_MERGE_FORCE))
+	if (!(flags & PERF_MERGE_FORCE))
 		err = check_origin(&m, cap, cap_path);
 	if (err)
 		goto cleanup;
@@ -625,7 +643,7 @@ static int make_tmp(char *path, size_t size)
  * Pipes both ways, as perf inject takes them: a pipe-mode input ("-" for standard input, or
  * a file written by `perf record -o -`) is read into a temporary perf.data first, and for
  * "-" as output the merged file is written out in pipe mode. The merge itself needs a file:
- * it reads the recording twice and writes the feature table last.
+ * it writes the feature table last.
  */
 int perf_merge(const char *rec_path, const char *cap_path, const char *out_path,
 	       const char *kallsyms_path, bool keep_all, struct perf_merge_stats *st)

@@ -394,6 +394,7 @@ struct fg_emit {
 	const struct lbr_record_view *v;
 	const __u64 *addrs;
 	size_t nr_addrs;
+	const __u64 *frame0;	/* frame 0's address, NULL: addrs[0] */
 	tracedat_emit_fn fn;
 	void *ctx;
 	__u64 last;		/* the time stamp of the event before */
@@ -414,6 +415,8 @@ static __u64 fg_ts(struct fg_emit *e, __u64 want)
 
 static __u64 fg_addr(const struct fg_emit *e, const struct lbrsnap_call *c)
 {
+	if (!c->func && e->frame0)
+		return *e->frame0;
 	return c->func < e->nr_addrs ? e->addrs[c->func] : 0;
 }
 
@@ -448,10 +451,11 @@ static int fg_exit(struct fg_emit *e, const struct lbrsnap_call *c)
 }
 
 int tracedat_fgraph__encode(const struct tracedat_fgraph *g, const struct lbr_record_view *v,
-			    const __u64 *addrs, size_t nr_addrs, tracedat_emit_fn fn, void *ctx)
+			    const __u64 *addrs, size_t nr_addrs, const __u64 *frame0,
+			    tracedat_emit_fn fn, void *ctx)
 {
-	struct fg_emit e = { .g = g, .v = v, .addrs = addrs, .nr_addrs = nr_addrs, .fn = fn,
-			     .ctx = ctx };
+	struct fg_emit e = { .g = g, .v = v, .addrs = addrs, .nr_addrs = nr_addrs,
+			     .frame0 = frame0, .fn = fn, .ctx = ctx };
 	unsigned int open[LBRSNAP_MAX_CALLS], nr_open = 0, i;
 	const struct lbrsnap_calls *cs = v->calls;
 	int err = 0;

@@ -103,9 +103,11 @@ int tracedat_fgraph__user_kallsyms(const struct lbrfile *f, struct tracedat_blob
 /*
  * Encodes the calls of view v as funcgraph events, in tree order, their time stamps within
  * the record's (never past its time, never going back); addrs[id] gives a function's
- * address (nr_addrs of them). Returns the number of events or -errno.
+ * address (nr_addrs of them), but frame 0's is *frame0 when frame0 is not NULL (a sys_exit
+ * scope's frame is its record's syscall). Returns the number of events or -errno.
  */
 int tracedat_fgraph__encode(const struct tracedat_fgraph *g, const struct lbr_record_view *v,
-			    const __u64 *addrs, size_t nr_addrs, tracedat_emit_fn fn, void *ctx);
+			    const __u64 *addrs, size_t nr_addrs, const __u64 *frame0,
+			    tracedat_emit_fn fn, void *ctx);
 
 #endif /* LBRSNAP_TRACEDAT_FGRAPH_H */

@@ -764,16 +764,19 @@ static int put_lbr(struct merge *mg, const struct lbr_record *rec)
 	const struct event_fields *ef = rec->ev->ap < mg->nr_fields ? &mg->fields[rec->ev->ap] :
 					NULL;
 	__u32 ap = rec->ev->ap;
+	__u64 frame0, *f0 = NULL;
 	int n = 0;
 
 	lbr_record_view__init(&mg->view, mg->cap, mg->ks, rec, 0);
 	/* the calls first: the scope's lbr events at its end go after its exit (leaf pairing) */
 	if (mg->view.calls && mg->has_calls && ap < mg->nr_fields) {
 		/* a raw_tp:sys_exit scope's own frame is its record's syscall, as ftrace names it */
-		if (mg->view.syscall && mg->nr_call_addrs[ap])
-			mg->call_addrs[ap][0] = syscall_addr(mg->ks, mg->view.syscall);
+		if (mg->view.syscall && mg->nr_call_addrs[ap]) {
+			frame0 = syscall_addr(mg->ks, mg->view.syscall);
+			f0 = &frame0;
+		}
 		n = tracedat_fgraph__encode(&mg->fg, &mg->view, mg->call_addrs[ap],
-					    mg->nr_call_addrs[ap], emit_call, mg);
+					    mg->nr_call_addrs[ap], f0, emit_call, mg);
 	}
 	if (n >= 0)
 		n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);

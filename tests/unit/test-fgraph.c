@@ -121,7 +121,7 @@ static void test_encode(void)
 					     .depth = 1, .flags = LBRSNAP_CALL_RETURNED };
 	cs->call[2] = (struct lbrsnap_call){ .start_ns = 1400, .func = 2, .depth = 1 };
 	CU_ASSERT_EQUAL_FATAL(tracedat_fgraph__parse(&g, entry_7_2, tracedat_fgraph_exit_6_1), 0);
-	CU_ASSERT_EQUAL_FATAL(tracedat_fgraph__encode(&g, &v, addrs, 3, collect, &got), 5);
+	CU_ASSERT_EQUAL_FATAL(tracedat_fgraph__encode(&g, &v, addrs, 3, NULL, collect, &got), 5);
 	/* entry top, entry leaf, exit leaf, entry open, exit top: no exit for open */
 	CU_ASSERT_EQUAL(u32_at(got.ev[0], 0) & 0xffff, 11);
 	CU_ASSERT_EQUAL(u32_at(got.ev[0], 4), 4242);
@@ -147,9 +147,40 @@ static void test_encode(void)
 	tracedat_fgraph__free(&g);
 }
 
+/* A sys_exit scope's frame 0 is its record's syscall: frame0 names it, addrs stays as it is */
+static void test_encode_frame0(void)
+{
+	struct lbrsnap_calls *cs = (void *)calls_buf;
+	struct lbrsnap_event ev = { .tid = 7, .time_ns = 5000 };
+	struct lbr_record_view v = { .ev = &ev, .calls = cs };
+	const __u64 addrs[] = { 0xffffffff81000100ULL, 0xffffffff81000200ULL };
+	const __u64 sys_mkdir = 0xffffffff81000900ULL;
+	struct tracedat_fgraph g;
+	struct got got = { 0 };
+
+	cs->version = LBRSNAP_CALLS_VERSION;
+	cs->nr = 2;
+	cs->call[0] = (struct lbrsnap_call){ .start_ns = 1000, .end_ns = 4000, .func = 0,
+					     .depth = 0, .flags = LBRSNAP_CALL_RETURNED };
+	cs->call[1] = (struct lbrsnap_call){ .start_ns = 1100, .end_ns = 1300, .func = 1,
+					     .depth = 1, .flags = LBRSNAP_CALL_RETURNED };
+	CU_ASSERT_EQUAL_FATAL(tracedat_fgraph__parse(&g, tracedat_fgraph_entry_6_1,
+						     tracedat_fgraph_exit_6_1), 0);
+	CU_ASSERT_EQUAL_FATAL(tracedat_fgraph__encode(&g, &v, addrs, 2, &sys_mkdir, collect,
+						      &got), 4);
+	/* entry scope, entry leaf, exit leaf, exit scope */
+	CU_ASSERT_EQUAL(u64_at(got.ev[0], 8), sys_mkdir);
+	CU_ASSERT_EQUAL(u64_at(got.ev[1], 8), addrs[1]);
+	CU_ASSERT_EQUAL(u64_at(got.ev[2], 8), addrs[1]);
+	CU_ASSERT_EQUAL(u64_at(got.ev[3], 8), sys_mkdir);
+	CU_ASSERT_EQUAL(addrs[0], 0xffffffff81000100ULL);
+	tracedat_fgraph__free(&g);
+}
+
 static CU_TestInfo tests[] = {
 	{ "layouts", test_layouts },
 	{ "encode", test_encode },
+	{ "encode_frame0", test_encode_frame0 },
 	CU_TEST_INFO_NULL,
 };
 
