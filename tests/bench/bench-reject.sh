@@ -24,9 +24,8 @@ reject_values() {
 # reject_report WHERE FILE: rows and targets of one reject-times output
 reject_report() {
 	local where=$1 out=$2 kind mode r emp rej order
-	local -A label=([empty]="empty program" [any]="lbrsnap -j any (default)"
-			[any_ret]="lbrsnap -j any_ret --lbr external"
-			[any_call]="lbrsnap -j any_call --lbr external")
+	local -A label=([empty]="empty program" [any]="lbrsnap -j any" [any_ret]="lbrsnap -j any_ret"
+			[any_call]="lbrsnap -j any_call")
 
 	for mode in any any_ret any_call; do
 		order=$(awk -v m="$mode" '$1 == "order" && $2 == m { print $3 }' "$out" | sort -u |
@@ -71,7 +70,8 @@ bench_reject() {
 	local k out=$BENCH_TMP/reject-host.out
 
 	bench_section "reject: program time of an event rejected by pid against an empty program" \
-		"of the same type and attach point ($REJECT_REPS runs, alternating, medians)"
+		"of the same type and attach point (any_ret, any_call: --lbr external;" \
+		"$REJECT_REPS runs, alternating, medians)"
 	bench_cmd "tests/bench/reject-times $REJECT_REPS $REJECT_N"
 	"$LBRSNAP_TOP/tests/bench/reject-times" "$REJECT_REPS" "$REJECT_N" > "$out" ||
 		{ bench_fail "reject host" "reject-times failed (messages above)"; return 1; }
