@@ -456,7 +456,12 @@ struct lbrsnap_event {
 struct lbrsnap_slot_ctl {
 	__u64 next;			/* tickets taken: invocations */
 	__u64 done;			/* tickets completed */
-	__u64 filtered;			/* rejected by a filter (pid, comm, return value) */
+	/*
+	 * rejected by a filter before any ticket (filter-first); a ticket rejected after the
+	 * snapshot is counted by done alone: done - sampled_out - emitted - lost_ringbuf -
+	 * lost_nested
+	 */
+	__u64 filtered;
 	__u64 sampled_out;		/* passed the filters, dropped by --sample */
 	__u64 emitted;			/* records submitted to the ring buffer */
 	__u64 lost_ringbuf;		/* bpf_ringbuf_output() failed: buffer full */

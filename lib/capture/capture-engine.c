@@ -1780,19 +1780,28 @@ static void sum_slots(const struct capture *c, const struct ap_slot *s,
 		      struct lbrsnap_slot_ctl *sum)
 {
 	const struct lbrsnap_slot_ctl *sc = &c->objs[s->obj]->bss->ctl[s->slot_base];
+	__u64 sampled, emitted, lost_rb, lost_nested, done;
 	__u32 i;
 
 	memset(sum, 0, sizeof(*sum));
 	for (i = 0; i < c->slots; i++, sc++) {
+		/* a ticket's end is counted before its done: read the ends first */
+		sampled = __atomic_load_n(&sc->sampled_out, __ATOMIC_ACQUIRE);
+		emitted = __atomic_load_n(&sc->emitted, __ATOMIC_ACQUIRE);
+		lost_rb = __atomic_load_n(&sc->lost_ringbuf, __ATOMIC_ACQUIRE);
+		lost_nested = __atomic_load_n(&sc->lost_nested, __ATOMIC_ACQUIRE);
 		/* done first: a ticket completed after this read only makes next larger */
-		sum->done += __atomic_load_n(&sc->done, __ATOMIC_ACQUIRE);
+		done = __atomic_load_n(&sc->done, __ATOMIC_ACQUIRE);
+		sum->done += done;
 		sum->next += __atomic_load_n(&sc->next, __ATOMIC_ACQUIRE);
-		sum->filtered += sc->filtered;
-		sum->sampled_out += sc->sampled_out;
-		sum->emitted += sc->emitted;
-		sum->lost_ringbuf += sc->lost_ringbuf;
+		/* a ticket rejected after its snapshot adds to done alone (capture.h) */
+		done -= sampled + emitted + lost_rb + lost_nested;
+		sum->filtered += sc->filtered + ((__s64)done > 0 ? done : 0);
+		sum->sampled_out += sampled;
+		sum->emitted += emitted;
+		sum->lost_ringbuf += lost_rb;
 		sum->clobbered += sc->clobbered;
-		sum->lost_nested += sc->lost_nested;
+		sum->lost_nested += lost_nested;
 	}
 }
 

@@ -5,7 +5,8 @@
 
 BENCH_BINS := $(OUT)/tests/bench/bench-attach $(OUT)/tests/bench/bench-run \
 	      $(OUT)/tests/bench/bench-callcost
-BENCH_OBJS := $(OUT)/tests/bench/empty.bpf.o $(OUT)/tests/bench/reference.bpf.o
+BENCH_OBJS := $(OUT)/tests/bench/empty.bpf.o $(OUT)/tests/bench/reference.bpf.o \
+	      $(OUT)/tests/bench/empty-reject.bpf.o $(OUT)/tests/bench/empty-fexit.bpf.o
 
 $(OUT)/tests/bench/bench-attach: $(OUT)/tests/bench/bench-attach.o
 	$(call msg,LINK,$@)
