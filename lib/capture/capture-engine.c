@@ -1149,6 +1149,18 @@ static bool has_user_probe(const struct attach_set *set)
 	return false;
 }
 
+/* kprobe: and kretprobe: attach by name, each glob's names checked against kallsyms */
+static bool has_multi(const struct attach_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++) {
+		if (attach_kind__is_multi(set->v[i].kind))
+			return true;
+	}
+	return false;
+}
+
 /*
  * -p and -t name a live process and thread, whatever the attach points: a kernel one would
  * otherwise filter on a pid that never runs and capture nothing, silently. A command line's
@@ -1193,14 +1205,13 @@ static int check_task(const struct capture_opts *o, char *err, size_t err_len)
  */
 static int max_size_reserve(struct capture *c, char *err, size_t err_len)
 {
-	char *text = NULL;
+	const char *text;
 	size_t len = 0;
 
 	if (!c->opts.max_size)
 		return 0;
-	if (ksyms__read("/proc/kallsyms", &text, &len))
+	if (ksyms__live_text(&text, &len))
 		len = 0;
-	free(text);
 	c->max_reserve = len + len / 8 + (64 << 10);
 	if (c->max_reserve + (64 << 10) <= c->opts.max_size)
 		return 0;
@@ -1333,6 +1344,9 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	/* each object's load parses the kernel's BTF again: ours would double the peak */
 	btf__free(btf);
 	btf = NULL;
+	/* kallsyms as read at start-up: kept while loading only for what attaches by name */
+	if (!has_multi(&c->set))
+		ksyms__live_drop();
 	if (ret)
 		goto cleanup;
 	say_loading(c, true);
@@ -1369,6 +1383,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		say_uncounted(c);
 cleanup:
 	btf__free(btf);
+	ksyms__live_drop();
 	if (ret) {
 		capture__close(c);
 		return ret;
