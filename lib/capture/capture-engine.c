@@ -6,7 +6,8 @@
  * LBRSNAP_SLOT_POOL snapshot slots; each attach point takes the next free program of its
  * kind and the next `slots` slots of the pool, and a new object is opened when either runs
  * out. Further objects share the first one's ring buffer and follow map, so one consumer
- * sees every record in commit order.
+ * sees every record in commit order; each is loaded and attached in turn and, but for what
+ * the capture reads later, closed (keep_object).
  *
  * Ending a capture is ordered so that the counts add up: detach every program, wait for an
  * RCU grace period (membarrier) so no invocation that started before the detach is still
@@ -909,13 +910,14 @@ static int load_object(struct capture *c, size_t obj, char *err, size_t err_len)
  * copy of its BTF.ext (8 MiB: line info of all its programs), its BTF and its loaded
  * programs' instructions, 10 MiB or more that nothing reads again. Its links keep its
  * programs, and the programs their maps. The first object stays (its maps are everyone's,
- * --follow and --calls attach its programs later), and so does one whose mem: attach
- * points attach again when the command starts (capture__watch).
+ * --follow and --calls attach its programs later), and so does one with mem: attach points
+ * (attached again when the command starts, capture__watch) or usdt: ones (libbpf's USDT
+ * links detach through their object's USDT manager).
  */
 static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 {
 	struct capture_bpf *skel = c->objs[obj];
-	bool watch = false;
+	bool stays = obj == 0;
 	size_t i;
 	void *bss;
 	int ret;
@@ -939,9 +941,10 @@ static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 		s->prog_fd = fcntl(bpf_program__fd(s->prog), F_DUPFD_CLOEXEC, 0);
 		if (s->prog_fd < 0)
 			return -errno;
-		watch |= lbr_kind__is(c->set.v[i].kind, LBR_KIND_WATCH);
+		stays |= lbr_kind__is(c->set.v[i].kind, LBR_KIND_WATCH) ||
+			 lbr_kind__is(c->set.v[i].kind, LBR_KIND_SDT);
 	}
-	if (obj == 0 || watch)
+	if (stays)
 		return 0;
 	for (i = 0; i < c->set.nr; i++) {
 		if (c->aps[i].obj == obj)

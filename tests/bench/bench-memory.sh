@@ -91,12 +91,13 @@ mem_peer_run() {
 # mem_tracepoints N: "NAME CATEGORY" of the first N tracepoints, by name, that are raw
 # tracepoints (btf_trace_NAME in the kernel's BTF) and trace events (tracefs events/CAT/NAME)
 mem_tracepoints() {
-	join <(bpftool btf dump file /sys/kernel/btf/vmlinux |
-	       sed -n "s/^\[[0-9]*\] TYPEDEF 'btf_trace_\([^']*\)'.*/\1/p" | sort -u) \
-	     <(for d in "$MEM_EVENTS"/*/*/; do
-		       d=${d%/}
-		       echo "${d##*/} $(basename "${d%/*}")"
-	       done | sort -u -k1,1) | head -n "$1"
+	if [ -z "${MEM_TPS:-}" ]; then
+		MEM_TPS=$(join <(bpftool btf dump file /sys/kernel/btf/vmlinux |
+			sed -n "s/^\[[0-9]*\] TYPEDEF 'btf_trace_\([^']*\)'.*/\1/p" | sort -u) \
+			<(find "$MEM_EVENTS" -mindepth 2 -maxdepth 2 -type d -printf '%f %h\n' |
+			  sed 's, [^ ]*/, ,' | sort -u -k1,1))
+	fi
+	head -n "$1" <<<"$MEM_TPS"
 }
 
 # mem_per_ap WHO N: KiB of max RSS per attach point from 1 to N
@@ -116,6 +117,8 @@ bench_memory() {
 	hi=${MEM_AP##* }
 	MEM_EVENTS=/sys/kernel/tracing/events
 	[ -d "$MEM_EVENTS" ] || MEM_EVENTS=/sys/kernel/debug/tracing/events
+	MEM_TPS=
+	mem_tracepoints 1 > /dev/null
 
 	bench_section "memory: lbrsnap record -v --comm (nothing matches) -d 1, against bpftrace;" \
 		"$MEM_REPS runs each"
