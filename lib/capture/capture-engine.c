@@ -939,8 +939,12 @@ static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 		if (s->obj != obj || s->leader != i)
 			continue;
 		s->prog_fd = fcntl(bpf_program__fd(s->prog), F_DUPFD_CLOEXEC, 0);
-		if (s->prog_fd < 0)
-			return -errno;
+		if (s->prog_fd < 0) {
+			ret = -errno;
+			snprintf(err, err_len, "cannot keep the program of %s: %s",
+				 c->set.v[i].spec, strerror(-ret));
+			return ret;
+		}
 		stays |= lbr_kind__is(c->set.v[i].kind, LBR_KIND_WATCH) ||
 			 lbr_kind__is(c->set.v[i].kind, LBR_KIND_SDT);
 	}
