@@ -36,7 +36,7 @@ struct name_set {
 
 /* /proc/kallsyms as read: watchpoints look variables up in it, which ksyms does not keep */
 struct kallsyms_text {
-	char *text;
+	const char *text;
 	size_t len;
 };
 
@@ -730,7 +730,7 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 		load_traceable(&traceable);
 	/* functions are checked against kallsyms without a tracefs list */
 	if ((any_func && !traceable.nr) || any_mem)
-		ksyms__read("/proc/kallsyms", &kt.text, &kt.len);
+		ksyms__live_text(&kt.text, &kt.len);
 	if (any_func && !traceable.nr && kt.text)
 		ksyms__parse(kt.text, kt.len, &ks);
 	for (i = 0; i < nr_specs && !ret; i++) {
@@ -743,7 +743,6 @@ int attach_set__expand(struct attach_set *set, const char *const *specs, size_t 
 	}
 	name_set__free(&traceable);
 	ksyms__free(ks);
-	free(kt.text);
 	/*
 	 * A spec that does not parse or names nothing that exists is the command line's fault,
 	 * as a bad --filter is: the caller's usage error. What exists but cannot be attached

@@ -6,7 +6,8 @@
  * LBRSNAP_SLOT_POOL snapshot slots; each attach point takes the next free program of its
  * kind and the next `slots` slots of the pool, and a new object is opened when either runs
  * out. Further objects share the first one's ring buffer and follow map, so one consumer
- * sees every record in commit order.
+ * sees every record in commit order; each is loaded and attached in turn and, but for what
+ * the capture reads later, closed (keep_object).
  *
  * Ending a capture is ordered so that the counts add up: detach every program, wait for an
  * RCU grace period (membarrier) so no invocation that started before the detach is still
@@ -14,6 +15,8 @@
  * and only then read the counters.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 #include <linux/membarrier.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -66,7 +70,8 @@ struct ap_slot {
 	size_t obj;		/* object instance */
 	__u32 idx;		/* program index inside it: (kind - 1) * PROGS + n */
 	__u32 slot_base;	/* its first slot in the object's pool */
-	struct bpf_program *prog;
+	struct bpf_program *prog;	/* NULL once its object is closed (keep_object) */
+	int prog_fd;		/* its program's, kept past its object: recursion misses */
 	struct bpf_link *link;
 	__u64 records;		/* records of this attach point read from the ring buffer */
 	__u32 args_size;	/* bytes of its records' argument block; 0: none */
@@ -91,8 +96,10 @@ struct capture {
 	struct capture_opts opts;
 	struct attach_set set;
 	struct ap_slot *aps;
-	struct capture_bpf **objs;
+	struct capture_bpf **objs;	/* past the first, NULL once attached (keep_object) */
 	size_t nr_objs;
+	struct capture_bpf__bss **bss;	/* each object's .bss, mapped on its own */
+	size_t bss_len;
 	struct bpf_link *follow_link;
 	struct bpf_link *follow_exit_link;
 	/* --calls: the scope's attach point, its functions and their probes */
@@ -418,8 +425,8 @@ static __u32 object_funcs(const struct capture *c, size_t obj)
 	return n;
 }
 
-/* Fills the funcs maps: each kprobe-multi function's attach point and types */
-static int set_funcs(struct capture *c, char *err, size_t err_len)
+/* Fills object obj's funcs map: each kprobe-multi function's attach point and types */
+static int set_funcs(struct capture *c, size_t obj, char *err, size_t err_len)
 {
 	struct lbrsnap_func fi;
 	size_t i;
@@ -429,7 +436,7 @@ static int set_funcs(struct capture *c, char *err, size_t err_len)
 		const struct attach_target *t = &c->set.v[i];
 		struct ap_slot *s = &c->aps[i];
 
-		if (!attach_kind__is_multi(t->kind))
+		if (s->obj != obj || !attach_kind__is_multi(t->kind))
 			continue;
 		nstrs = args_layout(c, s, t);
 		kprobe_multi__func(t, i, s->args_size, nstrs, &fi);
@@ -515,69 +522,67 @@ static int calls_autoload(struct capture *c, struct capture_bpf *skel, bool firs
 	return ret;
 }
 
-static int open_objects(struct capture *c, char *err, size_t err_len)
+/*
+ * Opens object obj: its maps sized, every program off but those of its attach points, whose
+ * read-only data is set. Objects are opened one at a time, each after the one before it is
+ * attached and closed: libbpf's parse of an object (its programs, their relocations, its
+ * BTF.ext) is tens of MiB that the next object's parse then reuses.
+ */
+static int open_object(struct capture *c, size_t obj, char *err, size_t err_len)
 {
+	struct capture_bpf *skel = capture_bpf__open();
 	struct bpf_program *prog;
 	size_t i;
 	int ret;
 
-	place_attach_points(c);
-	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
-	if (!c->objs)
-		return -ENOMEM;
-	for (i = 0; i < c->nr_objs; i++) {
-		struct capture_bpf *skel = capture_bpf__open();
-
-		if (!skel) {
-			snprintf(err, err_len, "cannot open the BPF object: %s", strerror(errno));
-			return -errno;
-		}
-		c->objs[i] = skel;
-		bpf_object__for_each_program(prog, skel->obj)
-			bpf_program__set_autoload(prog, false);
-		set_rodata(c, skel);
-		if (i == 0) {
-			ret = bpf_map__set_max_entries(skel->maps.events, c->opts.ringbuf_bytes ?:
-						       DEFAULT_RINGBUF);
-			if (ret) {
-				snprintf(err, err_len, "bad ring buffer size %llu: %s",
-					 (unsigned long long)c->opts.ringbuf_bytes, strerror(-ret));
-				return ret;
-			}
-			ret = bpf_map__set_max_entries(skel->maps.follow, c->opts.follow_max ?:
-						       DEFAULT_FOLLOW_MAX);
-			if (ret)
-				return ret;
-			bpf_program__set_autoload(skel->progs.lbrsnap_follow_fork, c->opts.follow);
-			bpf_program__set_autoload(skel->progs.lbrsnap_follow_exit, c->opts.follow);
-		}
-		ret = bpf_map__set_max_entries(skel->maps.funcs, object_funcs(c, i) ?: 1);
-		if (ret)
-			return ret;
-		/* one call-state map for all, the first object's: sized alike to be shared */
-		if (c->opts.calls) {
-			ret = bpf_map__set_max_entries(skel->maps.calls, LBRSNAP_CALLS_TASKS);
-			if (!ret && i == 0)
-				ret = bpf_map__set_max_entries(skel->maps.call_funcs, c->calls.nr);
-			if (ret)
-				return ret;
-			ret = calls_autoload(c, skel, i == 0);
-			if (ret)
-				return ret;
-			bpf_program__set_autoload(skel->progs.lbrsnap_calls_died, i == 0);
-		}
-		ret = drop_unused_programs(c, i);
-		if (ret)
-			return ret;
+	if (!skel) {
+		snprintf(err, err_len, "cannot open the BPF object: %s", strerror(errno));
+		return -errno;
 	}
+	c->objs[obj] = skel;
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, false);
+	set_rodata(c, skel);
+	if (obj == 0) {
+		ret = bpf_map__set_max_entries(skel->maps.events, c->opts.ringbuf_bytes ?:
+					       DEFAULT_RINGBUF);
+		if (ret) {
+			snprintf(err, err_len, "bad ring buffer size %llu: %s",
+				 (unsigned long long)c->opts.ringbuf_bytes, strerror(-ret));
+			return ret;
+		}
+		ret = bpf_map__set_max_entries(skel->maps.follow, c->opts.follow_max ?:
+					       DEFAULT_FOLLOW_MAX);
+		if (ret)
+			return ret;
+		bpf_program__set_autoload(skel->progs.lbrsnap_follow_fork, c->opts.follow);
+		bpf_program__set_autoload(skel->progs.lbrsnap_follow_exit, c->opts.follow);
+	}
+	ret = bpf_map__set_max_entries(skel->maps.funcs, object_funcs(c, obj) ?: 1);
+	if (ret)
+		return ret;
+	/* one call-state map for all, the first object's: sized alike to be shared */
+	if (c->opts.calls) {
+		ret = bpf_map__set_max_entries(skel->maps.calls, LBRSNAP_CALLS_TASKS);
+		if (!ret && obj == 0)
+			ret = bpf_map__set_max_entries(skel->maps.call_funcs, c->calls.nr);
+		if (ret)
+			return ret;
+		ret = calls_autoload(c, skel, obj == 0);
+		if (ret)
+			return ret;
+		bpf_program__set_autoload(skel->progs.lbrsnap_calls_died, obj == 0);
+	}
+	ret = drop_unused_programs(c, obj);
+	if (ret)
+		return ret;
 	for (i = 0; i < c->set.nr; i++) {
 		const struct attach_target *t = &c->set.v[i];
 		const struct attach_kind *k = attach_kind__get(t->kind);
 		struct ap_slot *s = &c->aps[i];
-		struct capture_bpf *skel = c->objs[s->obj];
 		char name[64];
 
-		if (s->leader != i)
+		if (s->obj != obj || s->leader != i)
 			continue;
 
 		snprintf(name, sizeof(name), "lbrsnap_%s_%u", k->prog, s->idx % PROGS);
@@ -835,31 +840,32 @@ static int resolve_calls(struct capture *c, const struct btf *btf, char *err, si
 	return ret;
 }
 
-static int load_and_attach(struct capture *c, char *err, size_t err_len)
+/*
+ * Loads object obj, its ring buffer and the maps every object shares being the first
+ * object's, and attaches its attach points.
+ */
+static int load_object(struct capture *c, size_t obj, char *err, size_t err_len)
 {
+	struct capture_bpf *skel = c->objs[obj];
 	size_t i;
 	int ret;
 
-	for (i = 0; i < c->nr_objs; i++) {
-		struct capture_bpf *skel = c->objs[i];
-
-		/* one ring buffer and one follow map for all: the first object's */
-		if (i > 0 &&
-		    (bpf_map__reuse_fd(skel->maps.events, bpf_map__fd(c->objs[0]->maps.events)) ||
-		     bpf_map__reuse_fd(skel->maps.follow, bpf_map__fd(c->objs[0]->maps.follow)) ||
-		     bpf_map__reuse_fd(skel->maps.calls, bpf_map__fd(c->objs[0]->maps.calls)))) {
-			ret = -errno;
-			snprintf(err, err_len, "cannot share the ring buffer: %s", strerror(-ret));
-			return ret;
-		}
-		ret = capture_bpf__load(skel);
-		if (ret) {
-			explain_load_error(c, i, ret, err, err_len);
-			return ret;
-		}
-		say_loading(c, false);
+	/* one ring buffer and one follow map for all: the first object's */
+	if (obj > 0 &&
+	    (bpf_map__reuse_fd(skel->maps.events, bpf_map__fd(c->objs[0]->maps.events)) ||
+	     bpf_map__reuse_fd(skel->maps.follow, bpf_map__fd(c->objs[0]->maps.follow)) ||
+	     bpf_map__reuse_fd(skel->maps.calls, bpf_map__fd(c->objs[0]->maps.calls)))) {
+		ret = -errno;
+		snprintf(err, err_len, "cannot share the ring buffer: %s", strerror(-ret));
+		return ret;
 	}
-	ret = set_funcs(c, err, err_len);
+	ret = capture_bpf__load(skel);
+	if (ret) {
+		explain_load_error(c, obj, ret, err, err_len);
+		return ret;
+	}
+	say_loading(c, false);
+	ret = set_funcs(c, obj, err, err_len);
 	if (ret)
 		return ret;
 	for (i = 0; i < c->set.nr; i++) {
@@ -875,6 +881,8 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 		};
 		size_t k;
 
+		if (s->obj != obj)
+			continue;
 		say_loading(c, false);
 		/* the functions of a kprobe glob share their first one's program and link */
 		if (s->leader != i)
@@ -892,6 +900,89 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+/*
+ * Keeps what the capture reads of object obj once it is attached: its .bss (the counters
+ * read at the end), mapped on its own, and its programs' fds (their recursion misses).
+ * An object past the first is then closed: libbpf holds, as long as an object is open, a
+ * copy of its BTF.ext (8 MiB: line info of all its programs), its BTF and its loaded
+ * programs' instructions, 10 MiB or more that nothing reads again. Its links keep its
+ * programs, and the programs their maps. The first object stays (its maps are everyone's,
+ * --follow and --calls attach its programs later), and so does one with mem: attach points
+ * (attached again when the command starts, capture__watch) or usdt: ones (libbpf's USDT
+ * links detach through their object's USDT manager).
+ */
+static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
+{
+	struct capture_bpf *skel = c->objs[obj];
+	bool stays = obj == 0;
+	size_t i;
+	void *bss;
+	int ret;
+
+	if (!c->bss_len)
+		c->bss_len = (bpf_map__value_size(skel->maps.bss) + getpagesize() - 1) &
+			     ~((size_t)getpagesize() - 1);
+	bss = mmap(NULL, c->bss_len, PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.bss), 0);
+	if (bss == MAP_FAILED) {
+		ret = -errno;
+		snprintf(err, err_len, "cannot map the counters of the BPF object: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	c->bss[obj] = bss;
+	for (i = 0; i < c->set.nr; i++) {
+		struct ap_slot *s = &c->aps[i];
+
+		if (s->obj != obj || s->leader != i)
+			continue;
+		s->prog_fd = fcntl(bpf_program__fd(s->prog), F_DUPFD_CLOEXEC, 0);
+		if (s->prog_fd < 0) {
+			ret = -errno;
+			snprintf(err, err_len, "cannot keep the program of %s: %s",
+				 c->set.v[i].spec, strerror(-ret));
+			return ret;
+		}
+		stays |= lbr_kind__is(c->set.v[i].kind, LBR_KIND_WATCH) ||
+			 lbr_kind__is(c->set.v[i].kind, LBR_KIND_SDT);
+	}
+	if (stays)
+		return 0;
+	for (i = 0; i < c->set.nr; i++) {
+		if (c->aps[i].obj == obj)
+			c->aps[i].prog = NULL;
+	}
+	capture_bpf__destroy(skel);
+	c->objs[obj] = NULL;
+	return 0;
+}
+
+/*
+ * Every object in turn: opened, loaded, attached, and closed but for what is read later,
+ * so that the peak holds one object's parse at a time; the pages it freed are given back.
+ */
+static int load_and_attach(struct capture *c, char *err, size_t err_len)
+{
+	size_t i;
+	int ret;
+
+	place_attach_points(c);
+	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
+	c->bss = calloc(c->nr_objs, sizeof(*c->bss));
+	if (!c->objs || !c->bss)
+		return -ENOMEM;
+	for (i = 0; i < c->nr_objs; i++) {
+		ret = open_object(c, i, err, err_len);
+		if (!ret)
+			ret = load_object(c, i, err, err_len);
+		if (!ret)
+			ret = keep_object(c, i, err, err_len);
+		if (ret)
+			return ret;
+	}
+	malloc_trim(0);
 	if (c->opts.follow) {
 		c->follow_link = bpf_program__attach(c->objs[0]->progs.lbrsnap_follow_fork);
 		c->follow_exit_link = c->follow_link ?
@@ -1065,6 +1156,18 @@ static bool has_user_probe(const struct attach_set *set)
 	return false;
 }
 
+/* kprobe: and kretprobe: attach by name, each glob's names checked against kallsyms */
+static bool has_multi(const struct attach_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nr; i++) {
+		if (attach_kind__is_multi(set->v[i].kind))
+			return true;
+	}
+	return false;
+}
+
 /*
  * -p and -t name a live process and thread, whatever the attach points: a kernel one would
  * otherwise filter on a pid that never runs and capture nothing, silently. A command line's
@@ -1109,14 +1212,13 @@ static int check_task(const struct capture_opts *o, char *err, size_t err_len)
  */
 static int max_size_reserve(struct capture *c, char *err, size_t err_len)
 {
-	char *text = NULL;
+	const char *text;
 	size_t len = 0;
 
 	if (!c->opts.max_size)
 		return 0;
-	if (ksyms__read("/proc/kallsyms", &text, &len))
+	if (ksyms__live_text(&text, &len))
 		len = 0;
-	free(text);
 	c->max_reserve = len + len / 8 + (64 << 10);
 	if (c->max_reserve + (64 << 10) <= c->opts.max_size)
 		return 0;
@@ -1130,8 +1232,9 @@ static int max_size_reserve(struct capture *c, char *err, size_t err_len)
 
 /*
  * Per kind present, the losses this kernel does not count, so that the hits are read for
- * what they are: said with -v, and kept in the file (META uncounted) for lbrsnap report.
- * A link's `missed` is tried on the links themselves.
+ * what they are: said once with -v, among the closing lines (capture_stats__print), and
+ * kept in the file (META uncounted) for lbrsnap report. A link's `missed` is tried on the
+ * links themselves.
  */
 static void say_uncounted(struct capture *c)
 {
@@ -1158,9 +1261,6 @@ static void say_uncounted(struct capture *c)
 		len += snprintf(c->uncounted + len, size - len, "%suretprobe: returns of calls "
 				"nested more than 64 deep in a task's uretprobes: the kernel skips "
 				"them and counts them nowhere", len ? "; " : "");
-	if (c->uncounted[0] && c->opts.verbose)
-		pr_info("%s: not counted on this kernel: %s\n", c->opts.who ?: "lbrsnap",
-			c->uncounted);
 }
 
 size_t capture__kprobe_ambiguous(const struct capture *c, const char **example)
@@ -1239,6 +1339,8 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		ret = -ENOMEM;
 		goto cleanup;
 	}
+	for (i = 0; i < c->set.nr; i++)
+		c->aps[i].prog_fd = -1;
 	ret = compile_filters(c, err, err_len);
 	if (ret)
 		goto cleanup;
@@ -1246,6 +1348,12 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	if (ret)
 		goto cleanup;
 	ret = resolve_calls(c, btf, err, err_len);
+	/* each object's load parses the kernel's BTF again: ours would double the peak */
+	btf__free(btf);
+	btf = NULL;
+	/* kallsyms as read at start-up: kept while loading only for what attaches by name */
+	if (!has_multi(&c->set))
+		ksyms__live_drop();
 	if (ret)
 		goto cleanup;
 	say_loading(c, true);
@@ -1277,14 +1385,12 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		if (ret)
 			goto cleanup;
 	}
-	ret = open_objects(c, err, err_len);
-	if (ret)
-		goto cleanup;
 	ret = load_and_attach(c, err, err_len);
 	if (!ret)
 		say_uncounted(c);
 cleanup:
 	btf__free(btf);
+	ksyms__live_drop();
 	if (ret) {
 		capture__close(c);
 		return ret;
@@ -1779,7 +1885,7 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 static void sum_slots(const struct capture *c, const struct ap_slot *s,
 		      struct lbrsnap_slot_ctl *sum)
 {
-	const struct lbrsnap_slot_ctl *sc = &c->objs[s->obj]->bss->ctl[s->slot_base];
+	const struct lbrsnap_slot_ctl *sc = &c->bss[s->obj]->ctl[s->slot_base];
 	__u64 sampled, emitted, lost_rb, lost_nested, done;
 	__u32 i;
 
@@ -1899,7 +2005,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		lost[LBRSNAP_LOSS_RINGBUF] = sum.lost_ringbuf;
 		lost[LBRSNAP_LOSS_CLOBBERED] = sum.clobbered;
 		lost[LBRSNAP_LOSS_NESTED] = sum.lost_nested;
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(s->prog), &info, &info_len))
+		if (!bpf_obj_get_info_by_fd(s->prog_fd, &info, &info_len))
 			lost[LBRSNAP_LOSS_RECURSION] = info.recursion_misses;
 		/* every function's link of a glob (one kprobe each), or its one multi link */
 		for (j = i; attach_kind__is_multi(c->set.v[i].kind) && j < c->set.nr &&
@@ -1924,8 +2030,8 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		st->hits += runs + lost[LBRSNAP_LOSS_RECURSION] +
 			    lost[LBRSNAP_LOSS_PROBE_MISSED] + lost[LBRSNAP_LOSS_PERF_SKIPPED];
 		st->filtered += sum.filtered;
-		st->filtered_self += c->objs[s->obj]->bss->self_ctl[s->idx].hits;
-		st->filtered_ia32 += c->objs[s->obj]->bss->ia32_ctl[s->idx].hits;
+		st->filtered_self += c->bss[s->obj]->self_ctl[s->idx].hits;
+		st->filtered_ia32 += c->bss[s->obj]->ia32_ctl[s->idx].hits;
 		st->sampled_out += sum.sampled_out;
 		st->emitted += sum.emitted;
 		for (cause = 0; cause < LBRSNAP_LOSS__MAX; cause++) {
@@ -2016,9 +2122,15 @@ void capture__close(struct capture *c)
 		bpf_link__destroy(c->aps[i].link);
 		mem_watch__detach(&c->aps[i].watch);
 		free(c->aps[i].filter);
+		if (c->aps[i].prog_fd >= 0)
+			close(c->aps[i].prog_fd);
 	}
 	for (i = 0; c->objs && i < c->nr_objs; i++)
 		capture_bpf__destroy(c->objs[i]);
+	for (i = 0; c->bss && i < c->nr_objs; i++) {
+		if (c->bss[i])
+			munmap(c->bss[i], c->bss_len);
+	}
 	lbr_enable__close(c->lbr);
 	attach_set__free(&c->set);
 	syscall_table__free(c->syscalls);
@@ -2026,5 +2138,6 @@ void capture__close(struct capture *c)
 	free(c->rec_buf);
 	free(c->aps);
 	free(c->objs);
+	free(c->bss);
 	free(c);
 }

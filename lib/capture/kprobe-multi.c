@@ -17,6 +17,7 @@
 #include "capture/attach-spec.h"
 #include "capture/kernel-features.h"
 #include "capture/kprobe-multi.h"
+#include "symbols/ksyms.h"
 
 /*
  * Whether the kernel has no kprobes to fall back on: neither the kprobe PMU libbpf attaches
@@ -253,14 +254,20 @@ static int sym_count__cmp(const void *a, const void *b)
  * The kernel resolves a name to the first instance it finds, the kernel's own before a
  * module's: a name is ambiguous when the kernel has two, or no module-free one and modules
  * have two. Returns the instances of each target in *out (sorted by name), or -errno.
+ * kallsyms is start-up's one copy (ksyms__live_text), shared by every glob and spec.
  */
 static int count_syms(const struct attach_target *t, size_t nr, struct sym_count **out)
 {
-	struct sym_count *sc = calloc(nr, sizeof(*sc)), key = {}, *hit;
-	size_t i, cap = 0;
-	char *line = NULL;
-	FILE *f;
+	struct sym_count *sc, key = {}, *hit;
+	const char *text, *line, *end, *next;
+	char name[512];
+	size_t i, len;
+	int ret;
 
+	ret = ksyms__live_text(&text, &len);
+	if (ret)
+		return ret;
+	sc = calloc(nr, sizeof(*sc));
 	if (!sc)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
@@ -268,23 +275,26 @@ static int count_syms(const struct attach_target *t, size_t nr, struct sym_count
 		sc[i].idx = i;
 	}
 	qsort(sc, nr, sizeof(*sc), sym_count__cmp);
-	f = fopen("/proc/kallsyms", "re");
-	if (!f) {
-		free(sc);
-		return -errno;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		char *p, *name;
-		unsigned long long addr = strtoull(line, &p, 16);
+	end = text + len;
+	for (line = text; line < end; line = next) {
+		const char *eol = memchr(line, '\n', end - line) ?: end;
+		unsigned long long addr;
+		char *p;
+		size_t n;
 		int mod;
 
+		next = eol + 1;
 		/* "ADDR TYPE NAME[\t[MODULE]]": functions only */
-		if (p[0] != ' ' || (p[1] != 't' && p[1] != 'T') || p[2] != ' ')
+		addr = strtoull(line, &p, 16);
+		if (p + 3 > eol || p[0] != ' ' || (p[1] != 't' && p[1] != 'T') || p[2] != ' ')
 			continue;
-		name = p + 3;
-		p = name + strcspn(name, "\t\n");
-		mod = *p == '\t';
-		*p = 0;
+		p += 3;
+		n = strcspn(p, "\t\n");
+		if (p + n > eol || n >= sizeof(name))
+			continue;
+		mod = p[n] == '\t';
+		memcpy(name, p, n);
+		name[n] = 0;
 		key.name = name;
 		hit = bsearch(&key, sc, nr, sizeof(*sc), sym_count__cmp);
 		if (!hit)
@@ -301,8 +311,6 @@ static int count_syms(const struct attach_target *t, size_t nr, struct sym_count
 			hit->n[mod]++;
 		}
 	}
-	free(line);
-	fclose(f);
 	*out = sc;
 	return 0;
 }

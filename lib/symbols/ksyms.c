@@ -236,7 +236,8 @@ int ksyms__read(const char *path, char **text, size_t *len_out)
 	if (fd < 0)
 		return -errno;
 	for (;;) {
-		if (!buf || len == cap) {
+		/* one byte more: the text ends in a NUL */
+		if (!buf || len + 1 >= cap) {
 			cap = buf ? cap * 2 : cap;
 			n = realloc(buf, cap);
 			if (!n) {
@@ -245,7 +246,7 @@ int ksyms__read(const char *path, char **text, size_t *len_out)
 			}
 			buf = n;
 		}
-		r = read(fd, buf + len, cap - len);
+		r = read(fd, buf + len, cap - len - 1);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -256,6 +257,7 @@ int ksyms__read(const char *path, char **text, size_t *len_out)
 			break;
 		len += r;
 	}
+	buf[len] = 0;
 	*text = buf;
 	*len_out = len;
 	buf = NULL;
@@ -263,6 +265,30 @@ cleanup:
 	free(buf);
 	close(fd);
 	return err;
+}
+
+static struct {
+	char *text;
+	size_t len;
+	int err;
+	bool read;
+} live;
+
+int ksyms__live_text(const char **text, size_t *len)
+{
+	if (!live.read) {
+		live.err = ksyms__read("/proc/kallsyms", &live.text, &live.len);
+		live.read = true;
+	}
+	*text = live.text;
+	*len = live.len;
+	return live.err;
+}
+
+void ksyms__live_drop(void)
+{
+	free(live.text);
+	memset(&live, 0, sizeof(live));
 }
 
 int ksyms__load(const char *path, struct ksyms **out)

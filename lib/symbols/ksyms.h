@@ -23,8 +23,15 @@ struct ksyms;
 
 /* Parses kallsyms text; keeps text symbols (t, T, w, W) with a non-zero address. */
 int ksyms__parse(const char *text, size_t len, struct ksyms **out);
-/* Reads a whole kallsyms file (e.g. /proc/kallsyms) into a malloc'ed *text. */
+/* Reads a whole kallsyms file (e.g. /proc/kallsyms) into a malloc'ed *text, NUL-ended. */
 int ksyms__read(const char *path, char **text, size_t *len);
+/*
+ * /proc/kallsyms for start-up's look-ups, read at most once however many parts ask: the
+ * first call reads it, later ones get the same text (or the same error) until
+ * ksyms__live_drop(). One thread: start-up's.
+ */
+int ksyms__live_text(const char **text, size_t *len);
+void ksyms__live_drop(void);
 /* Reads and parses a kallsyms file. */
 int ksyms__load(const char *path, struct ksyms **out);
 void ksyms__free(struct ksyms *ks);
