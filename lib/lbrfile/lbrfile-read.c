@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/align.h"
+#include "util/min-heap.h"
 #include "lbrfile/arg-value.h"
 #include "lbrfile/lbrfile.h"
 
@@ -785,36 +786,17 @@ static bool heap_less(const struct rec_index *x, const struct rec_index *y)
 	return x->time_ns < y->time_ns || (x->time_ns == y->time_ns && x->off < y->off);
 }
 
+DEFINE_MIN_HEAP(rec_heap, struct rec_index, heap_less)
+
 static int cursor_push(const struct lbr_record *rec, __u64 off, __u64 size, void *ctx)
 {
 	struct lbrfile_cursor *c = ctx;
 	struct rec_index r = { .time_ns = rec->ev->time_ns, .off = off, .size = size };
-	size_t i;
 
 	if (grow((void **)&c->heap, &c->cap, c->nr, sizeof(*c->heap)))
 		return -ENOMEM;
-	for (i = c->nr++; i && heap_less(&r, &c->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		c->heap[i] = c->heap[(i - 1) / 2];
-	c->heap[i] = r;
+	rec_heap__push(c->heap, &c->nr, &r);
 	return 0;
-}
-
-static struct rec_index cursor_pop(struct lbrfile_cursor *c)
-{
-	struct rec_index top = c->heap[0], last = c->heap[--c->nr];
-	size_t i = 0, k;
-
-	while ((k = 2 * i + 1) < c->nr) {
-		if (k + 1 < c->nr && heap_less(&c->heap[k + 1], &c->heap[k]))
-			k++;
-		if (!heap_less(&c->heap[k], &last))
-			break;
-		c->heap[i] = c->heap[k];
-		i = k;
-	}
-	if (c->nr)
-		c->heap[i] = last;
-	return top;
 }
 
 int lbrfile_cursor__new(struct lbrfile *f, int cpu, struct lbrfile_cursor **out)
@@ -864,7 +846,7 @@ int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
 	}
 	if (!c->nr)
 		return -ENOENT;
-	r = cursor_pop(c);
+	r = rec_heap__pop(c->heap, &c->nr);
 	lbr_record__parse((const char *)f->map + r.off, r.size, rec);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include "util/align.h"
+#include "util/min-heap.h"
 #include "util/out-file.h"
 #include "symbols/ksyms.h"
 #include "lbrfile/branch-filter.h"
@@ -294,9 +295,10 @@ static bool cref_less(const struct call_ref *x, const struct call_ref *y)
 	return x->idx < y->idx;
 }
 
+DEFINE_MIN_HEAP(cref_heap, struct call_ref, cref_less)
+
 static int cref_push(struct perf_lbr *pl, const struct call_ref *r)
 {
-	size_t i;
 	void *n;
 
 	if (pl->nr_crefs == pl->cap_crefs) {
@@ -306,27 +308,8 @@ static int cref_push(struct perf_lbr *pl, const struct call_ref *r)
 			return -ENOMEM;
 		pl->crefs = n;
 	}
-	for (i = pl->nr_crefs++; i && cref_less(r, &pl->crefs[(i - 1) / 2]); i = (i - 1) / 2)
-		pl->crefs[i] = pl->crefs[(i - 1) / 2];
-	pl->crefs[i] = *r;
+	cref_heap__push(pl->crefs, &pl->nr_crefs, r);
 	return 0;
-}
-
-static void cref_pop(struct perf_lbr *pl)
-{
-	struct call_ref last = pl->crefs[--pl->nr_crefs];
-	size_t i = 0, k;
-
-	while ((k = 2 * i + 1) < pl->nr_crefs) {
-		if (k + 1 < pl->nr_crefs && cref_less(&pl->crefs[k + 1], &pl->crefs[k]))
-			k++;
-		if (!cref_less(&pl->crefs[k], &last))
-			break;
-		pl->crefs[i] = pl->crefs[k];
-		i = k;
-	}
-	if (pl->nr_crefs)
-		pl->crefs[i] = last;
 }
 
 /*
@@ -947,8 +930,7 @@ static int emit_calls_until(struct perf_lbr *pl, __u64 limit, __u64 next_time)
 		return 0;
 	err = read_calls_until(pl, t);
 	while (!err && pl->nr_crefs && pl->crefs[0].time <= t) {
-		c = pl->crefs[0];
-		cref_pop(pl);
+		c = cref_heap__pop(pl->crefs, &pl->nr_crefs);
 		err = emit_call(pl, &c.rec, c.idx);
 	}
 	return err;
