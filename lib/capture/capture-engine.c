@@ -1863,7 +1863,7 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 	if (st->in_flight)
 		fprintf(out, "[ %s: WARNING: %llu invocations were still running when counted; "
 			"the counts may not add up ]\n", who, (unsigned long long)st->in_flight);
-	if (st->uncounted && st->uncounted[0])
+	if (st->uncounted[0])
 		fprintf(out, "[ %s: not counted on this kernel, so not in the hits: %s ]\n", who,
 			st->uncounted);
 	if (st->follow_overflow)
@@ -2044,7 +2044,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		}
 	}
 	st->records = c->records;
-	st->uncounted = c->opts.verbose ? c->uncounted : NULL;
+	snprintf(st->uncounted, sizeof(st->uncounted), "%s", c->opts.verbose ? c->uncounted : "");
 	st->max_size_hit = c->full;
 	st->ustack_errs = c->ustack_errs;
 	st->procs = proc_maps__nr_procs(c->maps);

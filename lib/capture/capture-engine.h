@@ -102,8 +102,11 @@ struct capture_stats {
 	struct lbrsnap_calls_stats calls_stats;
 	__u64 calls_open;		/* scopes still open when the probes were detached */
 	bool max_size_hit;		/* --max-size reached: later records not written */
-	/* -v: per kind, the losses the kernel does not count (the capture's text), or NULL */
-	const char *uncounted;
+	/*
+	 * -v: per kind, the losses the kernel does not count, else empty; a copy, since the
+	 * closing lines are printed after the capture is closed
+	 */
+	char uncounted[512];
 	/*
 	 * Why the capture holds no kallsyms copy, 0 when it does: -ENODATA when every address
 	 * reads as zero (kernel.kptr_restrict), -ENOSPC (-EDQUOT, -EFBIG) when the disk had no
