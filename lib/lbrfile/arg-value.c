@@ -105,6 +105,17 @@ bool lbr_arg__sys_type(const char *type, __u8 *kind, __u8 *size)
 	return false;
 }
 
+/* A syscall's name, and *sc its table row; a number the capturing kernel had no name for: by it */
+static const char *syscall_name(const struct lbrfile *f, __s32 nr, const struct lbr_syscall **sc,
+				char *buf, size_t len)
+{
+	*sc = f ? lbrfile__syscall(f, nr) : NULL;
+	if (*sc)
+		return (*sc)->name;
+	snprintf(buf, len, "syscall_%d", nr);
+	return buf;
+}
+
 bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
 		    const struct lbr_record *rec, struct lbr_args *view)
 {
@@ -116,15 +127,10 @@ bool lbr_args__view(const struct lbrfile *f, const struct lbr_attach_point *ap,
 	view->call = ap->target;
 	if (ap->sys) {
 		view->syscall_nr = rec->args->syscall_nr;
-		view->sc = f ? lbrfile__syscall(f, view->syscall_nr) : NULL;
-		if (!view->sc) {
-			/* a number the capturing kernel had no name for: named by it */
-			snprintf(view->nr_name, sizeof(view->nr_name), "syscall_%d",
-				 view->syscall_nr);
-			view->call = view->nr_name;
+		view->call = syscall_name(f, view->syscall_nr, &view->sc, view->nr_name,
+					  sizeof(view->nr_name));
+		if (!view->sc)
 			return true;
-		}
-		view->call = view->sc->name;
 		view->desc = view->sc->args;
 		view->nr = view->sc->nr_args;
 	} else {
@@ -143,11 +149,7 @@ const char *lbr_args__syscall(const struct lbrfile *f, const struct lbr_attach_p
 
 	if (!ap || !rec->args || !ap->nr_args || !ap->sys || rec->args->syscall_nr < 0)
 		return NULL;
-	sc = f ? lbrfile__syscall(f, rec->args->syscall_nr) : NULL;
-	if (sc)
-		return sc->name;
-	snprintf(buf, len, "syscall_%d", rec->args->syscall_nr);
-	return buf;
+	return syscall_name(f, rec->args->syscall_nr, &sc, buf, len);
 }
 
 char lbr_arg__base(const char *name, const char *type)
