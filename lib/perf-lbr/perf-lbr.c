@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include "util/align.h"
 #include "util/min-heap.h"
+#include "util/u32-set.h"
 #include "util/out-file.h"
 #include "symbols/ksyms.h"
 #include "lbrfile/branch-filter.h"
@@ -91,8 +92,7 @@ struct perf_lbr {
 	__u64 nr_bad_ap;	/* records naming no attach point of the file: skipped */
 	struct comm_slot *comms;
 	size_t comm_cap, nr_comms;
-	__u32 *mmap_pids;	/* processes whose MMAP2s are out: open addressing, 0 empty */
-	size_t mmap_cap, nr_mmap_pids;
+	struct u32_set mmap_pids;	/* processes whose MMAP2s are out */
 	/* emit state */
 	perf_lbr_emit_fn fn;
 	perf_lbr_known_fn known;
@@ -462,7 +462,7 @@ void perf_lbr__free(struct perf_lbr *pl)
 	free(pl->crefs);
 	lbrfile_cursor__free(pl->calls_it);
 	free(pl->comms);
-	free(pl->mmap_pids);
+	u32_set__free(&pl->mmap_pids);
 	lbrfile_cursor__free(pl->next);
 	ksyms__free(pl->ks);
 	free(pl);
@@ -757,34 +757,7 @@ static int emit_call(struct perf_lbr *pl, const struct lbr_record *rec, unsigned
 /* Marks pid; true when its MMAP2s were out already (or no memory to remember it) */
 static bool mmap_pid_done(struct perf_lbr *pl, __u32 pid)
 {
-	size_t i, mask;
-
-	if (2 * (pl->nr_mmap_pids + 1) > pl->mmap_cap) {
-		size_t cap = pl->mmap_cap ? 2 * pl->mmap_cap : 256, j;
-		__u32 *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return true;
-		for (j = 0; j < pl->mmap_cap; j++) {
-			if (!pl->mmap_pids[j])
-				continue;
-			for (i = (pl->mmap_pids[j] * 2654435761u) & (cap - 1); tab[i];
-			     i = (i + 1) & (cap - 1))
-				;
-			tab[i] = pl->mmap_pids[j];
-		}
-		free(pl->mmap_pids);
-		pl->mmap_pids = tab;
-		pl->mmap_cap = cap;
-	}
-	mask = pl->mmap_cap - 1;
-	for (i = (pid * 2654435761u) & mask; pl->mmap_pids[i]; i = (i + 1) & mask) {
-		if (pl->mmap_pids[i] == pid)
-			return true;
-	}
-	pl->mmap_pids[i] = pid;
-	pl->nr_mmap_pids++;
-	return false;
+	return u32_set__add(&pl->mmap_pids, pid) != 0;
 }
 
 /*
@@ -900,9 +873,7 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	pl->ctx = ctx;
 	pl->nr_comms = 0;
 	pl->nr_bad_ap = 0;
-	pl->nr_mmap_pids = 0;
-	if (pl->mmap_pids)
-		memset(pl->mmap_pids, 0, pl->mmap_cap * sizeof(*pl->mmap_pids));
+	u32_set__clear(&pl->mmap_pids);
 	lbrfile_cursor__free(pl->next);
 	pl->next = NULL;
 	pl->has_next = false;

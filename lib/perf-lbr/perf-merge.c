@@ -35,6 +35,7 @@
 #include "perf-lbr/perf-lbr.h"
 #include "lbrfile/capture-match.h"
 #include "util/out-file.h"
+#include "util/u32-set.h"
 
 #define NO_TIME		(~0ULL)
 
@@ -55,13 +56,11 @@ struct merge {
 	struct id_attr *ids;
 	size_t nr_ids;
 	/*
-	 * Threads the recording has named with a COMM so far, open addressing (0 empty, tid 0
-	 * in has_tid0): the capture's COMM for a thread is left out when the recording named
-	 * it first, so one pass decides it as the records go.
+	 * Threads the recording has named with a COMM so far: the capture's COMM for a thread
+	 * is left out when the recording named it first, so one pass decides it as the records
+	 * go.
 	 */
-	__u32 *tids;
-	size_t nr_tids, cap_tids;
-	bool has_tid0;
+	struct u32_set tids;
 	__u64 max_time;
 	__u64 first_time, last_time;
 	struct perf_merge_stats st;
@@ -287,59 +286,16 @@ bad_unzip:
 static bool tid_known(__u32 tid, void *ctx)
 {
 	struct merge *m = ctx;
-	size_t i, mask = m->cap_tids - 1;
 
-	if (!tid)
-		return m->has_tid0;
-	if (!m->nr_tids)
-		return false;
-	for (i = (tid * 2654435761u) & mask; m->tids[i]; i = (i + 1) & mask) {
-		if (m->tids[i] == tid)
-			return true;
-	}
-	return false;
-}
-
-static void tid_put(__u32 *tab, size_t cap, __u32 tid)
-{
-	size_t i;
-
-	for (i = (tid * 2654435761u) & (cap - 1); tab[i] && tab[i] != tid; i = (i + 1) & (cap - 1))
-		;
-	tab[i] = tid;
+	return u32_set__has(&m->tids, tid);
 }
 
 /* A thread the recording names (a COMM record): its COMMs stay perf's own from here on */
 static int tid_add(struct merge *m, const struct perf_event_header *h)
 {
-	__u32 tid, *tab;
-	size_t cap, i;
-
 	if (h->size < sizeof(*h) + 8)
 		return 0;
-	tid = ((const __u32 *)(h + 1))[1];
-	if (!tid) {
-		m->has_tid0 = true;
-		return 0;
-	}
-	if (tid_known(tid, m))
-		return 0;
-	if (2 * (m->nr_tids + 1) > m->cap_tids) {
-		cap = m->cap_tids ? 2 * m->cap_tids : 1024;
-		tab = calloc(cap, sizeof(*tab));
-		if (!tab)
-			return -ENOMEM;
-		for (i = 0; i < m->cap_tids; i++) {
-			if (m->tids[i])
-				tid_put(tab, cap, m->tids[i]);
-		}
-		free(m->tids);
-		m->tids = tab;
-		m->cap_tids = cap;
-	}
-	tid_put(m->tids, m->cap_tids, tid);
-	m->nr_tids++;
-	return 0;
+	return u32_set__add(&m->tids, ((const __u32 *)(h + 1))[1]) < 0 ? -ENOMEM : 0;
 }
 
 static int copy_data(struct merge *m)
@@ -619,7 +575,7 @@ cleanup:
 	perf_reader__close(m.r);
 	perf_unzip__free(m.unzip);
 	free(m.ids);
-	free(m.tids);
+	u32_set__free(&m.tids);
 	return err;
 }
 
