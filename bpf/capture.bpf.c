@@ -934,9 +934,19 @@ static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, 
 /*
  * First thing in every traced exit, as in snap_body: the CPU's scratch addressed, a ticket,
  * the branch snapshot. Outside a scope it is wasted, the price of taking it before the lookup.
+ * With LBR off (want_lbr, known at load: the verifier drops the dead branch) an exit takes
+ * neither: the origin says "not taken" with the helper's own answer where there is no LBR.
  */
 #define CALL_SNAP_TAKE(sr)							\
 	do {									\
+		if (!want_lbr) {						\
+			(sr).s = 0;						\
+			(sr).t = 0;						\
+			(sr).done_before = 0;					\
+			(sr).buf = NULL;					\
+			(sr).lbr_ret = -2;	/* -ENOENT */			\
+			break;							\
+		}								\
 		(sr).s = bpf_get_smp_processor_id() & (LBRSNAP_CALLS_CPUS - 1);	\
 		(sr).t = __sync_fetch_and_add(&call_snap_ctl[(sr).s].next, 1);	\
 		(sr).done_before = call_snap_ctl[(sr).s].done;			\
@@ -947,6 +957,8 @@ static __always_inline void call_leave(struct lbrsnap_call_state *cs, __u16 fn, 
 /* Every way out of a traced exit completes its ticket */
 static __always_inline void call_snap_done(struct call_snap_ref *sr)
 {
+	if (!want_lbr)
+		return;
 	__sync_fetch_and_add(&call_snap_ctl[sr->s & (LBRSNAP_CALLS_CPUS - 1)].done, 1);
 }
 
