@@ -16,7 +16,8 @@
 #	by bench-callcost), CALLS_COST_REPS runs of each alternating in one boot; a run's value is
 #	its median batch, the row's the median run. Target: ratio <= 1.5. Also the memory a task
 #	in flight holds (its call state, the BPF object's BTF size of struct lbrsnap_call_state).
-#	CALLS_REPS=0 skips calls-attach's runs in the boot (calls-cost alone).
+#	CALLS_REPS=0 skips calls-attach's runs in the boot (calls-cost alone). With
+#	LBRSNAP_CALLS_BASE=PATH set, another lbrsnap (e.g. main's) is measured in the same runs.
 
 CALLS_KERNELS=${CALLS_KERNELS-6.1 6.12 7.2}
 CALLS_N=${CALLS_N:-500}
@@ -120,7 +121,7 @@ calls_task_bytes() {
 }
 
 bench_calls-cost() {
-	local k out r per bad ours empty sz t wo we
+	local k out r per bad ours empty base sz t wo we
 	local -A wlabel=([none]="untraced" [empty-pair]="empty fentry+fexit pair"
 			 [lbrsnap-scope]="lbrsnap scope, --calls on an uncalled function"
 			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir")
@@ -154,6 +155,14 @@ bench_calls-cost() {
 		bench_row "$k: lbrsnap --calls vfs_mkdir, per call (entry + exit)" ns $ours
 		# shellcheck disable=SC2086
 		bench_row "$k: empty fentry+fexit pair (bpftrace), per call" ns $empty
+		# LBRSNAP_CALLS_BASE (calls-times): another binary's --calls, the same boot alternating
+		base=$(calls_permed "$out" base-calls run | tr '\n' ' ')
+		if [ -n "$base" ]; then
+			# shellcheck disable=SC2086
+			bench_row "$k: LBRSNAP_CALLS_BASE's --calls vfs_mkdir, per call" ns $base
+			bench_info "$k: LBRSNAP_CALLS_BASE's / empty pair (medians)" \
+				"$(bench_ratio "$base" "$empty")"
+		fi
 		# each program's share: per run its median batch, then the median run
 		awk '$1 == "cpbatch" && $6 > 0 { print $2, $3, $4, $5 / $6 }' "$out" > "$out.p"
 		awk 'NR == FNR { if ($1 == "cprog") name[$2 " " $3 " " $4] = $5; next }
