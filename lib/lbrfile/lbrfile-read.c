@@ -61,6 +61,7 @@ struct lbrfile {
 	struct lbr_syscall *syscalls;	/* by number; name NULL where absent */
 	struct rec_index *procs;	/* MAPS sections by pid, then file order (time_ns: pid) */
 	size_t nr_procs;
+	__u64 first_ns, last_ns;	/* lbrfile__time_range() */
 };
 
 /*
@@ -213,6 +214,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		ap->kind = a->kind;
 		ap->flags = a->flags;
 		ap->mem_bytes = a->mem_bytes;
+		ap->held = 0;
 		ap->spec = spec;
 		ap->target = target + 1;
 		ap->ret_type = rtype;
@@ -242,10 +244,22 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		}
 		return 0;
 	}
-	case LBRFILE_SEC_RECORD:
+	case LBRFILE_SEC_RECORD: {
+		__u32 *held;
+
 		/* writers put each ATTACH before its records; readers index tables by ap */
 		if (lbr_record__parse(p, sec->size, &rec) || rec.ev->ap >= f->nr_aps)
 			return -EINVAL;
+		/* what a writer must know before its first record, without a pass of its own */
+		held = &f->aps[rec.ev->ap].held;
+		*held |= (rec.ev->nr_branches ? LBR_AP_HELD_BRANCHES : 0) |
+			 (rec.ev->nr_stack ? LBR_AP_HELD_STACK : 0) |
+			 (rec.ustack && rec.ustack->nr ? LBR_AP_HELD_USTACK : 0) |
+			 (rec.calls ? LBR_AP_HELD_CALLS : 0);
+		if (!f->first_ns || rec.ev->time_ns < f->first_ns)
+			f->first_ns = rec.ev->time_ns;
+		if (rec.ev->time_ns > f->last_ns)
+			f->last_ns = rec.ev->time_ns;
 		if (f->nr_recs % LBRFILE_BLOCK == 0) {
 			err = grow((void **)&f->blocks, &cap->blocks, f->nr_blocks,
 				   sizeof(*f->blocks));
@@ -260,6 +274,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 			f->blocks[f->nr_blocks - 1].min_ns = rec.ev->time_ns;
 		f->nr_recs++;
 		return 0;
+	}
 	case LBRFILE_SEC_SYSCALL: {
 		const struct lbrfile_syscall *y = (const void *)p;
 		const char *end = p + sec->size, *name = p + sizeof(*y);
@@ -616,6 +631,12 @@ __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause)
 			sum += f->losses[i].count;
 	}
 	return sum;
+}
+
+void lbrfile__time_range(const struct lbrfile *f, __u64 *first_ns, __u64 *last_ns)
+{
+	*first_ns = f->first_ns;
+	*last_ns = f->last_ns;
 }
 
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f)

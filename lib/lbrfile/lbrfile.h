@@ -192,6 +192,15 @@ struct lbr_attach_point {
 	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER, _EXIT: arguments typed by syscall */
 	__u32 nr_args;		/* 0 in files before version 3 */
 	struct lbr_arg_desc args[LBRSNAP_MAX_ARGS];
+	__u32 held;		/* LBR_AP_HELD_*: what its records hold, learnt by lbrfile__open() */
+};
+
+/* lbr_attach_point.held: at least one record of the attach point has ... */
+enum {
+	LBR_AP_HELD_BRANCHES = 1 << 0,	/* branches */
+	LBR_AP_HELD_STACK = 1 << 1,	/* a kernel stack */
+	LBR_AP_HELD_USTACK = 1 << 2,	/* user stack entries */
+	LBR_AP_HELD_CALLS = 1 << 3,	/* a call trace */
 };
 
 struct lbr_record {
@@ -224,6 +233,8 @@ __u64 lbrfile__lost(const struct lbrfile *f, __u32 ap);
 __u64 lbrfile__nr_records(const struct lbrfile *f);
 const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len);	/* NULL if absent */
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f);	/* NULL if absent */
+/* The records' earliest and latest times (both 0 without records). */
+void lbrfile__time_range(const struct lbrfile *f, __u64 *first_ns, __u64 *last_ns);
 /* The capturing kernel's syscall nr, NULL if the file does not have it. */
 const struct lbr_syscall *lbrfile__syscall(const struct lbrfile *f, __s32 nr);
 /*
