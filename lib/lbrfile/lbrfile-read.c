@@ -62,6 +62,9 @@ struct lbrfile {
 	struct rec_index *procs;	/* MAPS sections by pid, then file order (time_ns: pid) */
 	size_t nr_procs;
 	__u64 first_ns, last_ns;	/* lbrfile__time_range() */
+	lbrfile_record_fn each_fn;	/* lbrfile__open_each(): fn, its ctx, its error */
+	void *each_ctx;
+	int each_err;
 };
 
 /*
@@ -273,7 +276,9 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		if (rec.ev->time_ns < f->blocks[f->nr_blocks - 1].min_ns)
 			f->blocks[f->nr_blocks - 1].min_ns = rec.ev->time_ns;
 		f->nr_recs++;
-		return 0;
+		if (f->each_fn)
+			f->each_err = f->each_fn(&rec, f->each_ctx);
+		return f->each_err;
 	}
 	case LBRFILE_SEC_SYSCALL: {
 		const struct lbrfile_syscall *y = (const void *)p;
@@ -420,6 +425,11 @@ const char *lbrfile__strerror(int err)
 
 int lbrfile__open(const char *path, struct lbrfile **out)
 {
+	return lbrfile__open_each(path, NULL, NULL, out);
+}
+
+int lbrfile__open_each(const char *path, lbrfile_record_fn fn, void *ctx, struct lbrfile **out)
+{
 	struct index_caps cap = {};
 	const struct lbrfile_header *hdr;
 	struct lbrfile *f = NULL;
@@ -437,6 +447,8 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		err = -ENOMEM;
 		goto cleanup;
 	}
+	f->each_fn = fn;
+	f->each_ctx = ctx;
 	if (fstat(fd, &st)) {
 		err = -errno;
 		goto cleanup;
@@ -481,7 +493,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		}
 		err = index_section(f, sec, off, &cap, &ended);
 		if (err) {
-			err = err == -ENOMEM ? err : -EBADMSG;
+			err = f->each_err ?: err == -ENOMEM ? err : -EBADMSG;
 			goto cleanup;
 		}
 		off += ALIGN(sec->size, 8);

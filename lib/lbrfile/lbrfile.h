@@ -222,6 +222,12 @@ struct lbrfile;
  * temporary file); lbrfile__strerror() says which in words.
  */
 int lbrfile__open(const char *path, struct lbrfile **out);
+typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
+/*
+ * lbrfile__open() that calls fn for every record in file order as it indexes them: one read
+ * of the records for both. An error fn returns ends the open and is returned as it is.
+ */
+int lbrfile__open_each(const char *path, lbrfile_record_fn fn, void *ctx, struct lbrfile **out);
 const char *lbrfile__strerror(int err);
 void lbrfile__close(struct lbrfile *f);
 const char *lbrfile__meta(const struct lbrfile *f, const char *key);	/* NULL if absent */
@@ -257,7 +263,6 @@ const struct lbrfile_map *lbrfile__user_map(const struct lbrfile *f, __u32 pid, 
 /* True when pid's only MAPS sections say it was gone before they could be read. */
 bool lbrfile__proc_gone(const struct lbrfile *f, __u32 pid);
 /* Calls fn for every record in file order (sorted=false) or time order (sorted=true). */
-typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
 int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx);
 /*
  * Gives back the pages of the capture read so far (records stay valid: touched again, they
