@@ -746,9 +746,12 @@ static int block__walk(const struct lbrfile *f, size_t b, int cpu,
 
 		off += sizeof(*sec);
 		if (sec->type == LBRFILE_SEC_RECORD) {
+			const struct lbrsnap_event *ev = (const void *)((const char *)f->map + off);
+
 			n++;
-			lbr_record__parse((const char *)f->map + off, sec->size, &rec);
-			if (cpu < 0 || rec.ev->cpu == (__u32)cpu) {
+			/* a record of another CPU is passed over unparsed (it was checked at open) */
+			if (cpu < 0 || ev->cpu == (__u32)cpu) {
+				lbr_record__parse(ev, sec->size, &rec);
 				err = fn(&rec, off, sec->size, ctx);
 				if (err)
 					return err;
