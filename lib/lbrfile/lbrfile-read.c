@@ -61,6 +61,10 @@ struct lbrfile {
 	struct lbr_syscall *syscalls;	/* by number; name NULL where absent */
 	struct rec_index *procs;	/* MAPS sections by pid, then file order (time_ns: pid) */
 	size_t nr_procs;
+	__u64 first_ns, last_ns;	/* lbrfile__time_range() */
+	lbrfile_record_fn each_fn;	/* lbrfile__open_each(): fn, its ctx, its error */
+	void *each_ctx;
+	int each_err;
 };
 
 /*
@@ -213,6 +217,7 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		ap->kind = a->kind;
 		ap->flags = a->flags;
 		ap->mem_bytes = a->mem_bytes;
+		ap->held = 0;
 		ap->spec = spec;
 		ap->target = target + 1;
 		ap->ret_type = rtype;
@@ -242,10 +247,22 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		}
 		return 0;
 	}
-	case LBRFILE_SEC_RECORD:
+	case LBRFILE_SEC_RECORD: {
+		__u32 *held;
+
 		/* writers put each ATTACH before its records; readers index tables by ap */
 		if (lbr_record__parse(p, sec->size, &rec) || rec.ev->ap >= f->nr_aps)
 			return -EINVAL;
+		/* what a writer must know before its first record, without a pass of its own */
+		held = &f->aps[rec.ev->ap].held;
+		*held |= (rec.ev->nr_branches ? LBR_AP_HELD_BRANCHES : 0) |
+			 (rec.ev->nr_stack ? LBR_AP_HELD_STACK : 0) |
+			 (rec.ustack && rec.ustack->nr ? LBR_AP_HELD_USTACK : 0) |
+			 (rec.calls ? LBR_AP_HELD_CALLS : 0);
+		if (!f->first_ns || rec.ev->time_ns < f->first_ns)
+			f->first_ns = rec.ev->time_ns;
+		if (rec.ev->time_ns > f->last_ns)
+			f->last_ns = rec.ev->time_ns;
 		if (f->nr_recs % LBRFILE_BLOCK == 0) {
 			err = grow((void **)&f->blocks, &cap->blocks, f->nr_blocks,
 				   sizeof(*f->blocks));
@@ -259,7 +276,10 @@ static int index_section(struct lbrfile *f, const struct lbrfile_section *sec, _
 		if (rec.ev->time_ns < f->blocks[f->nr_blocks - 1].min_ns)
 			f->blocks[f->nr_blocks - 1].min_ns = rec.ev->time_ns;
 		f->nr_recs++;
-		return 0;
+		if (f->each_fn)
+			f->each_err = f->each_fn(&rec, f->each_ctx);
+		return f->each_err;
+	}
 	case LBRFILE_SEC_SYSCALL: {
 		const struct lbrfile_syscall *y = (const void *)p;
 		const char *end = p + sec->size, *name = p + sizeof(*y);
@@ -405,6 +425,11 @@ const char *lbrfile__strerror(int err)
 
 int lbrfile__open(const char *path, struct lbrfile **out)
 {
+	return lbrfile__open_each(path, NULL, NULL, out);
+}
+
+int lbrfile__open_each(const char *path, lbrfile_record_fn fn, void *ctx, struct lbrfile **out)
+{
 	struct index_caps cap = {};
 	const struct lbrfile_header *hdr;
 	struct lbrfile *f = NULL;
@@ -422,6 +447,8 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		err = -ENOMEM;
 		goto cleanup;
 	}
+	f->each_fn = fn;
+	f->each_ctx = ctx;
 	if (fstat(fd, &st)) {
 		err = -errno;
 		goto cleanup;
@@ -466,7 +493,7 @@ int lbrfile__open(const char *path, struct lbrfile **out)
 		}
 		err = index_section(f, sec, off, &cap, &ended);
 		if (err) {
-			err = err == -ENOMEM ? err : -EBADMSG;
+			err = f->each_err ?: err == -ENOMEM ? err : -EBADMSG;
 			goto cleanup;
 		}
 		off += ALIGN(sec->size, 8);
@@ -618,6 +645,12 @@ __u64 lbrfile__loss(const struct lbrfile *f, __u32 ap, enum lbrsnap_loss cause)
 	return sum;
 }
 
+void lbrfile__time_range(const struct lbrfile *f, __u64 *first_ns, __u64 *last_ns)
+{
+	*first_ns = f->first_ns;
+	*last_ns = f->last_ns;
+}
+
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f)
 {
 	return f->counts;
@@ -713,9 +746,12 @@ static int block__walk(const struct lbrfile *f, size_t b, int cpu,
 
 		off += sizeof(*sec);
 		if (sec->type == LBRFILE_SEC_RECORD) {
+			const struct lbrsnap_event *ev = (const void *)((const char *)f->map + off);
+
 			n++;
-			lbr_record__parse((const char *)f->map + off, sec->size, &rec);
-			if (cpu < 0 || rec.ev->cpu == (__u32)cpu) {
+			/* a record of another CPU is passed over unparsed (it was checked at open) */
+			if (cpu < 0 || ev->cpu == (__u32)cpu) {
+				lbr_record__parse(ev, sec->size, &rec);
 				err = fn(&rec, off, sec->size, ctx);
 				if (err)
 					return err;

@@ -192,6 +192,15 @@ struct lbr_attach_point {
 	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER, _EXIT: arguments typed by syscall */
 	__u32 nr_args;		/* 0 in files before version 3 */
 	struct lbr_arg_desc args[LBRSNAP_MAX_ARGS];
+	__u32 held;		/* LBR_AP_HELD_*: what its records hold, learnt by lbrfile__open() */
+};
+
+/* lbr_attach_point.held: at least one record of the attach point has ... */
+enum {
+	LBR_AP_HELD_BRANCHES = 1 << 0,	/* branches */
+	LBR_AP_HELD_STACK = 1 << 1,	/* a kernel stack */
+	LBR_AP_HELD_USTACK = 1 << 2,	/* user stack entries */
+	LBR_AP_HELD_CALLS = 1 << 3,	/* a call trace */
 };
 
 struct lbr_record {
@@ -213,6 +222,12 @@ struct lbrfile;
  * temporary file); lbrfile__strerror() says which in words.
  */
 int lbrfile__open(const char *path, struct lbrfile **out);
+typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
+/*
+ * lbrfile__open() that calls fn for every record in file order as it indexes them: one read
+ * of the records for both. An error fn returns ends the open and is returned as it is.
+ */
+int lbrfile__open_each(const char *path, lbrfile_record_fn fn, void *ctx, struct lbrfile **out);
 const char *lbrfile__strerror(int err);
 void lbrfile__close(struct lbrfile *f);
 const char *lbrfile__meta(const struct lbrfile *f, const char *key);	/* NULL if absent */
@@ -224,6 +239,8 @@ __u64 lbrfile__lost(const struct lbrfile *f, __u32 ap);
 __u64 lbrfile__nr_records(const struct lbrfile *f);
 const char *lbrfile__kallsyms(const struct lbrfile *f, size_t *len);	/* NULL if absent */
 const struct lbrfile_counts *lbrfile__counts(const struct lbrfile *f);	/* NULL if absent */
+/* The records' earliest and latest times (both 0 without records). */
+void lbrfile__time_range(const struct lbrfile *f, __u64 *first_ns, __u64 *last_ns);
 /* The capturing kernel's syscall nr, NULL if the file does not have it. */
 const struct lbr_syscall *lbrfile__syscall(const struct lbrfile *f, __s32 nr);
 /*
@@ -246,7 +263,6 @@ const struct lbrfile_map *lbrfile__user_map(const struct lbrfile *f, __u32 pid, 
 /* True when pid's only MAPS sections say it was gone before they could be read. */
 bool lbrfile__proc_gone(const struct lbrfile *f, __u32 pid);
 /* Calls fn for every record in file order (sorted=false) or time order (sorted=true). */
-typedef int (*lbrfile_record_fn)(const struct lbr_record *rec, void *ctx);
 int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void *ctx);
 /*
  * Gives back the pages of the capture read so far (records stay valid: touched again, they

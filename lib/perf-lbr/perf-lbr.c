@@ -272,6 +272,47 @@ static int init_call_event(struct perf_lbr *pl, const struct perf_lbr_opts *o)
 }
 
 /* Whether any attach point of the capture was a --calls scope (META calls.AP) */
+/*
+ * Errno sets of pointer returns and call traces are learnt record by record; without them,
+ * what scan_record() learns the capture learnt as it was opened, and its records are not
+ * read a second time before the merge.
+ */
+static bool needs_scan(const struct perf_lbr *pl)
+{
+	size_t i;
+
+	if (pl->nr_tps > pl->nr_aps)
+		return true;
+	for (i = 0; i < pl->nr_aps; i++) {
+		if (pl->evs[i].ret_kind == LBRSNAP_RET_POINTER)
+			return true;
+	}
+	return false;
+}
+
+/* scan_record()'s verdicts from the attach points' held flags */
+static int scan_held(struct perf_lbr *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nr_aps; i++) {
+		struct lbr_event *e = &pl->evs[i];
+		__u32 held = lbrfile__attach(pl->cap, i)->held;
+
+		if (held & LBR_AP_HELD_BRANCHES) {
+			e->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			e->attr.branch_sample_type = pl->branch_sample_type;
+			pl->has_branches = true;
+		}
+		if (held & (LBR_AP_HELD_STACK | LBR_AP_HELD_USTACK))
+			e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (held & LBR_AP_HELD_USTACK)
+			e->attr.exclude_callchain_user = 0;
+	}
+	lbrfile__time_range(pl->cap, &pl->first_time, &pl->last_time);
+	return 0;
+}
+
 static bool capture_has_calls(struct lbrfile *cap, size_t nr_aps)
 {
 	char key[32];
@@ -440,7 +481,7 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 		if (err)
 			goto cleanup;
 	}
-	err = lbrfile__for_each(cap, false, scan_record, pl);
+	err = needs_scan(pl) ? lbrfile__for_each(cap, false, scan_record, pl) : scan_held(pl);
 	if (err)
 		goto cleanup;
 	*out = pl;

@@ -27,6 +27,13 @@ struct name_slot {
  */
 #define KSYMS_CACHE	1024
 
+/*
+ * Lookups by name before the hash is built: the merges ask for a handful of names (_text,
+ * _etext, the attach points' targets), and hashing 100k+ names costs them more than a few
+ * linear scans of the table.
+ */
+#define KSYMS_SCANS	16
+
 struct addr_slot {
 	__u64 addr;
 	const struct ksym *sym;	/* NULL: empty (lookups that find nothing are not kept) */
@@ -36,8 +43,9 @@ struct ksyms {
 	char *text;		/* copy of the input, NUL-split; names point here */
 	struct ksym *syms;	/* sorted by address, then file order */
 	size_t nr;
-	struct name_slot *hash;	/* by name, open addressing */
+	struct name_slot *hash;	/* by name, open addressing; built on demand */
 	size_t hash_mask;
+	size_t nr_scans;	/* lookups by name answered without the hash */
 	struct addr_slot cache[KSYMS_CACHE];
 };
 
@@ -214,7 +222,7 @@ int ksyms__parse(const char *text, size_t len, struct ksyms **out)
 	if (!is_sorted(ks))
 		qsort(ks->syms, ks->nr, sizeof(*ks->syms), sym_cmp);
 	compute_sizes(ks);
-	err = build_hash(ks);
+	err = 0;
 cleanup:
 	if (err) {
 		ksyms__free(ks);
@@ -344,14 +352,32 @@ const struct ksym *ksyms__find(const struct ksyms *ks, __u64 addr)
 	return c->sym;
 }
 
+/* address order: the first symbol of a name is the one the hash would find */
+static const struct ksym *by_name_scan(struct ksyms *ks, const char *name)
+{
+	size_t i;
+
+	ks->nr_scans++;
+	for (i = 0; i < ks->nr; i++) {
+		if (ks->syms[i].name[0] == name[0] && !strcmp(ks->syms[i].name, name))
+			return &ks->syms[i];
+	}
+	return NULL;
+}
+
 const struct ksym *ksyms__by_name(const struct ksyms *ks, const char *name)
 {
 	const struct name_slot *e;
 	size_t slot;
 	__u32 h;
 
-	if (!ks || !ks->hash)
+	if (!ks)
 		return NULL;
+	/* the hash is no part of the table's value: a const table builds it all the same */
+	if (!ks->hash && ks->nr_scans >= KSYMS_SCANS)
+		build_hash((struct ksyms *)ks);	/* without memory, the scans go on */
+	if (!ks->hash)
+		return by_name_scan((struct ksyms *)ks, name);
 	h = name_hash(name);
 	slot = h & ks->hash_mask;
 	while ((e = &ks->hash[slot])->idx) {

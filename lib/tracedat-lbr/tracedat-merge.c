@@ -89,6 +89,7 @@ struct merge {
 	struct cpu_records *cpus;
 	unsigned int nr_cap_cpus;
 	size_t next_idx;		/* collect(): index of the record it is given */
+	int collect_err;		/* collect()'s error, told from the capture's own */
 	struct task_table tasks;
 	struct tracedat_merge_stats *st;
 	struct tracedat_pages *pages;
@@ -194,7 +195,7 @@ static int task_table__see(struct task_table *t, const struct lbrsnap_event *ev,
 	return 0;
 }
 
-static int collect(const struct lbr_record *rec, void *ctx)
+static int collect_one(const struct lbr_record *rec, void *ctx)
 {
 	struct merge *mg = ctx;
 	struct cpu_records *c;
@@ -226,13 +227,25 @@ static int collect(const struct lbr_record *rec, void *ctx)
 	return 0;
 }
 
+/* Called as the capture is opened */
+static int collect(const struct lbr_record *rec, void *ctx)
+{
+	struct merge *mg = ctx;
+
+	mg->collect_err = collect_one(rec, mg);
+	return mg->collect_err;
+}
+
 static int open_capture(struct merge *mg, const char *path)
 {
 	const char *clock;
 	unsigned int ap;
 	int err;
 
-	err = lbrfile__open(path, &mg->cap);
+	/* file order: what is kept per task does not depend on the order they are met in */
+	err = lbrfile__open_each(path, collect, mg, &mg->cap);
+	if (err && mg->collect_err)
+		return fail(mg, err, "%s: damaged capture: %s", path, strerror(-err));
 	if (err)
 		return fail(mg, err, "%s: cannot read capture: %s", path, lbrfile__strerror(err));
 	clock = lbrfile__meta(mg->cap, "clock");
@@ -240,10 +253,6 @@ static int open_capture(struct merge *mg, const char *path)
 	if (clock && !strcasestr(clock, "mono"))
 		return fail(mg, -EINVAL, "%s: capture clock is '%s', not CLOCK_MONOTONIC", path,
 			    clock);
-	/* file order: what is kept per task does not depend on the order they are met in */
-	err = lbrfile__for_each(mg->cap, false, collect, mg);
-	if (err)
-		return fail(mg, err, "%s: damaged capture: %s", path, strerror(-err));
 	for (ap = 0; ap < lbrfile__nr_attach(mg->cap); ap++) {
 		mg->st->lbr_lost += lbrfile__lost(mg->cap, ap);
 	}
