@@ -1007,14 +1007,14 @@ static __always_inline bool no_self_nesting(const __u32 idx)
 
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
-	__u32 args_size = ap_args_size[idx], ap, nargs, nstrs, ret_shift;
+	__u32 args_size, ap, nargs, nstrs, ret_shift;
 	const struct lbrsnap_func *fi = NULL;
 	struct lbrsnap_slot_ctl *sc;
 	struct lbrsnap_branch *buf;
 	struct lbrsnap_event *ev;
 	__u64 t, s, done_before, pid_tgid, next, size;
 	char comm[LBRSNAP_COMM_LEN];
-	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero = 0, level, nb = 0, ns = 0;
+	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero, level, nb = 0, ns = 0;
 	struct lbrsnap_nest *nest_own;
 	struct lbrsnap_call_state *cs = NULL;
 	__u32 fn, snap_origin = 0;
@@ -1061,6 +1061,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	nargs = ap_nargs[idx];
 	nstrs = ap_nstrs[idx];
 	ret_shift = ap_ret_shift[idx];
+	args_size = ap_args_size[idx];
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	tgid = pid_tgid >> 32;
@@ -1144,6 +1145,8 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	    (!cs || cs->call[0].end_ns - cs->call[0].start_ns <= calls_longer_ns))
 		goto filtered;
 
+	/* set here, not at the head: a rejected event would pay its store (filter_first) */
+	zero = 0;
 	nest_own = bpf_map_lookup_elem(&nest, &zero);
 	if (!nest_own)
 		goto nested;
