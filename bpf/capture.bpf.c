@@ -103,6 +103,8 @@ const volatile __u64 wakeup_bytes;	/* wake the consumer once this much data wait
  * loads and conditional jumps only, which such a filter does not record (filter-first.c).
  */
 const volatile bool filter_first;
+/* a slot per possible CPU (--slots not below their number): no CPU shares its slot's line */
+const volatile bool slot_per_cpu;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -998,16 +1000,33 @@ static __always_inline int call_exit(void *ctx)
 	return call_exit_from(ctx, false);
 }
 
+/*
+ * A filter-first rejection counts itself with a plain add where nothing else can write its
+ * slot meanwhile: no other CPU (slot_per_cpu) and no second run of the same program on this
+ * CPU. The kernel skips (as a miss) a run that would nest in one already on the CPU: fexit
+ * through its trampoline and raw_tp, tp_btf through the program's own per-CPU active count,
+ * perf_event and kprobe.multi through the CPU's bpf_prog_active; the run that began keeps
+ * the CPU (preemption or migration off). A uprobe, uretprobe or usdt program runs in the
+ * task and may be preempted by another task's run of it: it keeps the locked add.
+ */
+static __always_inline bool no_self_nesting(const __u32 idx)
+{
+	const __u32 kind = idx / LBRSNAP_PROGS_PER_KIND + 1;
+
+	return kind != LBRSNAP_KIND_UPROBE && kind != LBRSNAP_KIND_URETPROBE &&
+	       kind != LBRSNAP_KIND_USDT;
+}
+
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
-	__u32 args_size = ap_args_size[idx], ap, nargs, nstrs, ret_shift;
+	__u32 args_size, ap, nargs, nstrs, ret_shift;
 	const struct lbrsnap_func *fi = NULL;
 	struct lbrsnap_slot_ctl *sc;
 	struct lbrsnap_branch *buf;
 	struct lbrsnap_event *ev;
 	__u64 t, s, done_before, pid_tgid, next, size;
 	char comm[LBRSNAP_COMM_LEN];
-	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero = 0, level, nb = 0, ns = 0;
+	__u32 tgid, tid, cpu, flags = 0, kind = LBRSNAP_RET_NONE, zero, level, nb = 0, ns = 0;
 	struct lbrsnap_nest *nest_own;
 	struct lbrsnap_call_state *cs = NULL;
 	__u32 fn, snap_origin = 0;
@@ -1028,7 +1047,10 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 			sc = &ctl[ap_slot_base[idx] + (cpu & slot_mask)];
 			if (tgid == self_tgid)
 				__sync_fetch_and_add(&self_ctl[idx].hits, 1);
-			__sync_fetch_and_add(&sc->filtered, 1);
+			if (slot_per_cpu && no_self_nesting(idx))
+				sc->filtered++;
+			else
+				__sync_fetch_and_add(&sc->filtered, 1);
 			return 0;
 		}
 	}
@@ -1051,6 +1073,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	nargs = ap_nargs[idx];
 	nstrs = ap_nstrs[idx];
 	ret_shift = ap_ret_shift[idx];
+	args_size = ap_args_size[idx];
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	tgid = pid_tgid >> 32;
@@ -1134,6 +1157,8 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	    (!cs || cs->call[0].end_ns - cs->call[0].start_ns <= calls_longer_ns))
 		goto filtered;
 
+	/* set here, not at the head: a rejected event would pay its store (filter_first) */
+	zero = 0;
 	nest_own = bpf_map_lookup_elem(&nest, &zero);
 	if (!nest_own)
 		goto nested;

@@ -330,6 +330,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	__u32 i;
 
 	skel->rodata->slot_mask = c->slots - 1;
+	skel->rodata->slot_per_cpu = (int)c->slots >= libbpf_num_possible_cpus();
 	skel->rodata->filter_pid = o->pid;
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->filter_tid = o->tid;

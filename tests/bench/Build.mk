@@ -4,7 +4,7 @@
 # missed; tests/bench/README.md describes every number.
 
 BENCH_BINS := $(OUT)/tests/bench/bench-attach $(OUT)/tests/bench/bench-run \
-	      $(OUT)/tests/bench/bench-callcost
+	      $(OUT)/tests/bench/bench-callcost $(OUT)/tests/bench/reject-batches
 BENCH_OBJS := $(OUT)/tests/bench/empty.bpf.o $(OUT)/tests/bench/reference.bpf.o \
 	      $(OUT)/tests/bench/empty-reject.bpf.o $(OUT)/tests/bench/empty-fexit.bpf.o
 
@@ -17,6 +17,10 @@ $(OUT)/tests/bench/bench-run: $(OUT)/tests/bench/bench-run.o
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 $(OUT)/tests/bench/bench-callcost: $(OUT)/tests/bench/bench-callcost.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(OUT)/tests/bench/reject-batches: $(OUT)/tests/bench/reject-batches.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 

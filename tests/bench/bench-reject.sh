@@ -2,7 +2,8 @@
 # Section "reject": program time of a rejected event against an empty program of the same type
 # on the same attach point (issue 23), from the kernel's own accounting (run_time_ns /
 # run_cnt, kernel.bpf_stats_enabled=1), in the same boot, modes alternating within each of
-# REJECT_REPS repetitions (tests/bench/reject-times). Every event is rejected by pid (a --pid
+# REJECT_REPS repetitions (tests/bench/reject-times; each repetition's figure the median of
+# its batches, against TCG's preempted vCPUs). Every event is rejected by pid (a --pid
 # no task has). On the host: raw_tp:sys_exit and tp_btf:sys_exit; in one QEMU guest boot per
 # kernel of REJECT_KERNELS: those and fexit:__x64_sys_close.
 # Target: the median of -j any_ret and of -j any_call (--lbr external) over the empty
@@ -23,28 +24,33 @@ reject_values() {
 
 # reject_report WHERE FILE: rows and targets of one reject-times output
 reject_report() {
-	local where=$1 out=$2 kind mode r emp rej order
+	local where=$1 out=$2 kind mode r emp rej order before=
 	local -A label=([empty]="empty program" [any]="lbrsnap -j any" [any_ret]="lbrsnap -j any_ret"
-			[any_call]="lbrsnap -j any_call")
+			[any_call]="lbrsnap -j any_call"
+			[any_ret@before]="REJECT_BEFORE's lbrsnap -j any_ret"
+			[any_call@before]="REJECT_BEFORE's lbrsnap -j any_call")
 
-	for mode in any any_ret any_call; do
+	# reject-times with REJECT_BEFORE: the other build's rows beside, shown, not judged
+	grep -q '^cost any_ret@before ' "$out" && before="any_ret@before any_call@before"
+	for mode in any any_ret any_call $before; do
 		order=$(awk -v m="$mode" '$1 == "order" && $2 == m { print $3 }' "$out" | sort -u |
 			paste -sd/)
 		bench_info "$where: order under -j $mode (record -v)" "${order:-?}"
 	done
 	for kind in rawtp tpbtf fexit; do
 		grep -q "^cost empty $kind " "$out" || continue
-		for mode in empty any any_ret any_call; do
+		for mode in empty any any_ret any_call $before; do
 			# shellcheck disable=SC2046 # one value per repetition
 			bench_row "$where $kind: ${label[$mode]}, per rejected event" ns \
 				$(reject_values "$out" "$mode" "$kind")
 		done
 		emp=$(reject_values "$out" empty "$kind" | tr '\n' ' ')
-		for mode in any any_ret any_call; do
+		for mode in any any_ret any_call $before; do
 			rej=$(reject_values "$out" "$mode" "$kind" | tr '\n' ' ')
 			r=$(bench_ratio "$rej" "$emp")
-			if [ "$mode" = any ]; then
-				bench_info "$where $kind: -j any over the empty program (medians)" "x$r"
+			if [ "$mode" != any_ret ] && [ "$mode" != any_call ]; then
+				bench_info "$where $kind: -j $mode over the empty program (medians)" \
+					"x$r"
 				continue
 			fi
 			bench_target "reject ($where $kind): -j $mode over the empty program (medians)" \

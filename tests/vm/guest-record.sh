@@ -108,3 +108,20 @@ check "$k: unknown function: named with the closest names" \
 check_eq "$k: unknown function: nothing attached" "$before" \
 	"$(bpftool prog list | grep -c " name lbrsnap_")"
 check "$k: unknown function: no output" test ! -e d.data -a ! -e d.data.tmp.??????
+
+# Under -j any_ret the rejections add up (filter-first on 7.x counts them with a plain add
+# where the slot is the CPU's own): 2 x 400 opens of another comm rejected by a fexit and a
+# kretprobe.multi program, 2 x 30 recorded, and the closing line adds up.
+lbrsnap record -j any_ret --lbr external --comm lbrt-vmacc -e fexit:do_sys_openat2 \
+	-e kretprobe:do_sys_openat2 -o acc.data -- sh -c 'syscall-load --comm lbrt-other \
+	--open-missing 400 && syscall-load --comm lbrt-vmacc --open-missing 30' > /dev/null \
+	2> acc.err
+check_eq "$k: -j any_ret counts: exit status" 0 $?
+line=$(sed -n 's/^\[ lbrsnap record: \([0-9]*\) hook hits: \([0-9]*\) recorded, \([0-9]*\) filtered, \([0-9]*\) sampled out, \([0-9]*\) lost \]$/\1 \2 \3 \4 \5/p' acc.err)
+read -r hits rec filt samp lost <<< "$line"
+check_eq "$k: -j any_ret counts: 60 recorded" 60 "${rec:-}"
+check "$k: -j any_ret counts: >= 800 filtered (${filt:-none})" test "${filt:-0}" -ge 800
+check_eq "$k: -j any_ret counts: hits == recorded + filtered + sampled out + lost" \
+	"${hits:-x}" "$(( ${rec:-0} + ${filt:-0} + ${samp:-0} + ${lost:-0} ))"
+order=$(lbrsnap report --json -i acc.data 2> /dev/null | jq -r 'select(.order != null) | .order')
+check_eq "$k: -j any_ret counts: order" "$want" "${order%% *}"
