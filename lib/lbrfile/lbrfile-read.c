@@ -729,9 +729,11 @@ static void release_before(const struct lbrfile *f, __u64 off)
 
 /*
  * Calls fn for block b's records (those of cpu, or all: -1), in file order. The sections
- * were checked when the file was opened: the walk stays inside it.
+ * were checked when the file was opened: the walk stays inside it. Without parse, rec holds
+ * the event alone: what orders records by time needs no more, and parsing would read every
+ * record's far end once more before its turn.
  */
-static int block__walk(const struct lbrfile *f, size_t b, int cpu,
+static int block__walk(const struct lbrfile *f, size_t b, int cpu, bool parse,
 		       int (*fn)(const struct lbr_record *rec, __u64 off, __u64 size, void *ctx),
 		       void *ctx)
 {
@@ -751,7 +753,10 @@ static int block__walk(const struct lbrfile *f, size_t b, int cpu,
 			n++;
 			/* a record of another CPU is passed over unparsed (it was checked at open) */
 			if (cpu < 0 || ev->cpu == (__u32)cpu) {
-				lbr_record__parse(ev, sec->size, &rec);
+				if (parse)
+					lbr_record__parse(ev, sec->size, &rec);
+				else
+					rec.ev = ev;
 				err = fn(&rec, off, sec->size, ctx);
 				if (err)
 					return err;
@@ -784,7 +789,7 @@ static int order(struct lbrfile *f, bool sorted)
 			return -ENOMEM;
 		f->nr_recs = 0;
 		for (b = 0; b < f->nr_blocks; b++)
-			block__walk(f, b, -1, index_one, f);
+			block__walk(f, b, -1, false, index_one, f);
 		f->by_time = false;
 	}
 	if (sorted != f->by_time) {
@@ -867,7 +872,7 @@ int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
 	 */
 	while (c->next_block < f->nr_blocks &&
 	       (!c->nr || c->heap[0].time_ns > f->blocks[c->next_block].after_ns)) {
-		err = block__walk(f, c->next_block, c->cpu, cursor_push, c);
+		err = block__walk(f, c->next_block, c->cpu, false, cursor_push, c);
 		if (err)
 			return err;
 		c->next_block++;
@@ -909,7 +914,7 @@ int lbrfile__for_each(struct lbrfile *f, bool sorted, lbrfile_record_fn fn, void
 
 	if (!sorted) {
 		for (b = 0; b < f->nr_blocks; b++) {
-			err = block__walk(f, b, -1, each_one, &e);
+			err = block__walk(f, b, -1, true, each_one, &e);
 			if (err)
 				return err;
 			lbrfile__release(f);
