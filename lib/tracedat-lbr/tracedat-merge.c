@@ -18,6 +18,7 @@
 #include "lbrfile/lbrfile.h"
 #include "tracedat-lbr/tracedat-fgraph.h"
 #include "tracedat-lbr/tracedat-formats.h"
+#include "tracedat/tracedat-check.h"
 #include "tracedat/tracedat-input.h"
 #include "tracedat/tracedat-live.h"
 #include "tracedat-lbr/tracedat-merge.h"
@@ -81,6 +82,8 @@ struct merge {
 	 * before the next lbr record is a whole page copied as it is.
 	 */
 	int in_fd;
+	const char *input;
+	bool damaged;			/* a page failed its check as it was read: err says */
 	struct tracedat_cpu_table layout;
 	struct kbuffer *kbuf;
 	unsigned char *rbuf;
@@ -624,6 +627,9 @@ static int meta_from_recording(struct merge *mg, const char *input)
 	int err;
 	int i;
 
+	/* the pages walked here are checked as they are copied: the input is read once */
+	mg->layout.pages_later = true;
+	mg->input = input;
 	err = tracedat_input__read_layout(input, m, &info, &mg->layout, mg->err, mg->errlen);
 	if (err)
 		return err;
@@ -652,6 +658,10 @@ static int meta_from_recording(struct merge *mg, const char *input)
 		}
 		return 0;
 	}
+	/* libtracecmd's kbuffer believes every length word: its pages are checked first */
+	err = tracedat_input__check_pages(input, &mg->layout, m->page_size, mg->err, mg->errlen);
+	if (err)
+		return err;
 	/*
 	 * tracecmd_open() closes the handle when its CPU data do not read, and that close
 	 * dereferences NULL: the steps are taken one by one, and a handle that failed is left
@@ -936,6 +946,19 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 	return 0;
 }
 
+/* A page read here, checked as tracedat_input__read_layout() would have before the copy */
+static int check_page(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
+		      const unsigned char *page, size_t index)
+{
+	char why[192];
+
+	if (!tracedat_check__page(page, mg->meta.page_size, index, why, sizeof(why)))
+		return 0;
+	mg->damaged = true;
+	return fail(mg, -EINVAL, "%s: buffer '%s' CPU %u: %s", mg->input,
+		    mg->meta.buffers[buffer].name, d->cpu, why);
+}
+
 /* A CPU from its uncompressed pages, READ_BYTES at a time */
 static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
 			  struct lbr_cursor *lc)
@@ -960,7 +983,8 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 		if ((size_t)got != n)
 			return -EIO;
 		for (i = 0; i < n; i += ps) {
-			err = copy_page(mg, buffer, lc, mg->rbuf + i);
+			err = check_page(mg, buffer, d, mg->rbuf + i, (off + i) / ps) ?:
+			      copy_page(mg, buffer, lc, mg->rbuf + i);
 			if (err)
 				return err;
 		}
@@ -1050,7 +1074,7 @@ static int write_data(struct merge *mg)
 		}
 		for (cpu = 0; cpu < mg->meta.nr_cpus && !err; cpu++) {
 			err = copy_cpu(mg, h, b, cpu);
-			if (err)
+			if (err && !mg->damaged)
 				fail(mg, err, "buffer '%s' CPU %u: %s", mg->meta.buffers[b].name,
 				     cpu, err == -ERANGE ? "time stamps go backwards" :
 				     err == -EMSGSIZE ? "an event's length word does not fit its "

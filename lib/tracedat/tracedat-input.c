@@ -297,6 +297,9 @@ static int check_cpu(struct input *in, const char *buffer, unsigned int cpu, __u
 	err = tracedat_check__cpu(in->size, off, size, page_size, pages, why, sizeof(why));
 	if (!err && in->cpus)
 		err = add_cpu_data(in->cpus, buffer, cpu, off, size, compressed);
+	/* the caller checks them as it copies them: the file is read once */
+	if (!err && pages && in->cpus && in->cpus->pages_later)
+		return 0;
 	if (!err && size)
 		err = pages ? tracedat_check__pages(in->map + off, size, page_size, why,
 						    sizeof(why)) :
@@ -730,6 +733,38 @@ const struct tracedat_cpu_data *tracedat_cpu_table__find(const struct tracedat_c
 			return &t->v[i];
 	}
 	return NULL;
+}
+
+int tracedat_input__check_pages(const char *path, const struct tracedat_cpu_table *t,
+				unsigned int page_size, char *err, size_t errlen)
+{
+	struct input in = { .path = path, .err = err, .errlen = errlen };
+	const struct tracedat_cpu_data *d;
+	struct stat st;
+	size_t i;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	in.size = st.st_size;
+	in.map = in.size ? mmap(NULL, in.size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (in.map == MAP_FAILED)
+		return fail(&in, "cannot map: %s", strerror(errno));
+	for (i = 0; !ret && i < t->nr; i++) {
+		d = &t->v[i];
+		if (!d->compressed && d->size)
+			ret = check_cpu(&in, d->buffer, d->cpu, d->offset, d->size, page_size,
+					false);
+	}
+	munmap((void *)in.map, in.size);
+	return ret;
 }
 
 int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,
