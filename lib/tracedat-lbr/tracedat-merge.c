@@ -894,12 +894,31 @@ static bool lbr_cursor__none_before(struct merge *mg, const struct lbr_cursor *c
 	return !c->has || record_first_ns(&c->cur) + mg->ts_offset >= ts;
 }
 
+/* Whole pages read into rbuf, one after the other, not written yet */
+struct page_run {
+	const unsigned char *start;
+	size_t len;
+	__u64 in_off;			/* where start was read from */
+	__u64 last_ts;
+};
+
+static int page_run__put(struct merge *mg, struct page_run *run)
+{
+	int err = tracedat_pages__copy_run(mg->pages, run->start, run->len, mg->in_fd,
+					   run->in_off, run->last_ts);
+
+	run->len = 0;
+	return err;
+}
+
 /*
- * One page of the recording: copied whole when no capture record goes between its events
- * and its times need no shift, else event by event with the capture's records in between.
+ * One page of the recording (read from in_off): copied whole when no capture record goes
+ * between its events and its times need no shift (added to run, written with the pages
+ * next to it), else event by event with the capture's records in between, after run.
  * Events as libtracecmd gives them (its kbuffer walks the page).
  */
-static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page)
+static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page,
+		     __u64 in_off, struct page_run *run)
 {
 	unsigned long long ts, last = 0;
 	size_t nr = 0;
@@ -921,9 +940,17 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 	if (!data && !mg->ts_offset && lbr_cursor__none_before(mg, lc, last)) {
 		kbuffer_load_subbuffer(mg->kbuf, page);
 		data = kbuffer_read_event(mg->kbuf, &ts);
-		err = tracedat_pages__copy_page(mg->pages, page, last);
-		if (err)
-			return err;
+		if (run->len && run->start + run->len != page) {
+			err = page_run__put(mg, run);
+			if (err)
+				return err;
+		}
+		if (!run->len) {
+			run->start = page;
+			run->in_off = in_off;
+		}
+		run->len += mg->meta.page_size;
+		run->last_ts = last;
 		mg->q.last_ts = last;
 		mg->st->kernel_events += nr;
 		mg->st->kernel_missed += missed != 0;
@@ -932,6 +959,11 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 		if (buffer == 0 && last > mg->rec_at.last_ns)
 			mg->rec_at.last_ns = last;
 		return 0;
+	}
+	if (run->len) {
+		err = page_run__put(mg, run);
+		if (err)
+			return err;
 	}
 	kbuffer_load_subbuffer(mg->kbuf, page);
 	for (data = kbuffer_read_event(mg->kbuf, &ts); data;
@@ -964,6 +996,7 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 			  struct lbr_cursor *lc)
 {
 	size_t ps = mg->meta.page_size, chunk = READ_BYTES / ps * ps ?: ps, n, i;
+	struct page_run run = { 0 };
 	__u64 off;
 	ssize_t got;
 	int err;
@@ -984,7 +1017,13 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 			return -EIO;
 		for (i = 0; i < n; i += ps) {
 			err = check_page(mg, buffer, d, mg->rbuf + i, (off + i) / ps) ?:
-			      copy_page(mg, buffer, lc, mg->rbuf + i);
+			      copy_page(mg, buffer, lc, mg->rbuf + i, d->offset + off + i, &run);
+			if (err)
+				return err;
+		}
+		/* rbuf is read into again */
+		if (run.len) {
+			err = page_run__put(mg, &run);
 			if (err)
 				return err;
 		}
