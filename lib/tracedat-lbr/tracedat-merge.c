@@ -510,10 +510,13 @@ static int add_lbr_system(struct merge *mg)
 		return -ENOMEM;
 	if (add_arg_events(mg))
 		return -ENOMEM;
-	/* kallsyms taken at the end of the capture also name BPF programs and trampolines */
+	/*
+	 * kallsyms taken at the end of the capture also name BPF programs and trampolines;
+	 * written from the capture as they are (it stays open until the output is written)
+	 */
 	ks = lbrfile__kallsyms(mg->cap, &len);
-	if (ks && len && tracedat_blob__set(&mg->meta.kallsyms, ks, len))
-		return -ENOMEM;
+	if (ks && len)
+		tracedat_blob__borrow(&mg->meta.kallsyms, ks, len);
 	if (ks && len && ksyms__parse(ks, len, &mg->ks))
 		return fail(mg, -EINVAL, "the capture's kallsyms cannot be parsed");
 	if (mg->has_calls && add_call_addrs(mg))
@@ -622,6 +625,8 @@ static bool all_raw(struct merge *mg)
 static int meta_from_recording(struct merge *mg, const char *input)
 {
 	struct tracedat_meta *m = &mg->meta;
+	const char *ks;
+	size_t len;
 	struct tracedat_input_info info;
 	struct tep_handle *tep;
 	int err;
@@ -629,6 +634,10 @@ static int meta_from_recording(struct merge *mg, const char *input)
 
 	/* the pages walked here are checked as they are copied: the input is read once */
 	mg->layout.pages_later = true;
+	/* the capture's kallsyms replace the recording's, which is then not copied */
+	ks = lbrfile__kallsyms(mg->cap, &len);
+	if (ks && len)
+		tracedat_blob__borrow(&m->kallsyms, ks, len);
 	mg->input = input;
 	err = tracedat_input__read_layout(input, m, &info, &mg->layout, mg->err, mg->errlen);
 	if (err)

@@ -585,6 +585,8 @@ static int check_v6_instances(struct input *in, struct tracedat_meta *m)
 	return err;
 }
 
+static int read_kallsyms(struct cursor *c, struct tracedat_meta *m);
+
 static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 {
 	const void *tag;
@@ -592,7 +594,7 @@ static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 	int err;
 
 	if (read_header_info(c, m) || read_ftrace(c, m) || read_systems(c, m) ||
-	    get_blob(c, 4, &m->kallsyms) || get_blob(c, 4, &m->printk) ||
+	    read_kallsyms(c, m) || get_blob(c, 4, &m->printk) ||
 	    get_blob(c, 8, &m->cmdlines))
 		return fail(in, "truncated or damaged headers");
 	m->nr_cpus = get_n(c, 4);
@@ -633,8 +635,11 @@ static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 
 typedef int (*section_fn)(struct cursor *c, struct tracedat_meta *m);
 
+/* The caller's kallsyms, set before the read, stays: the file's is only stepped over */
 static int read_kallsyms(struct cursor *c, struct tracedat_meta *m)
 {
+	if (m->kallsyms.len)
+		return take(c, get_n(c, 4)) ? 0 : -EINVAL;
 	return get_blob(c, 4, &m->kallsyms);
 }
 

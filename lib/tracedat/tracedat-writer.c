@@ -52,15 +52,30 @@ int tracedat_blob__set(struct tracedat_blob *b, const void *data, size_t len)
 		return -ENOMEM;
 	memcpy(d, data, len);
 	d[len] = 0;
-	free(b->data);
+	if (!b->borrowed)
+		free(b->data);
 	b->data = d;
 	b->len = len;
+	b->borrowed = false;
 	return 0;
+}
+
+void tracedat_blob__borrow(struct tracedat_blob *b, const void *data, size_t len)
+{
+	if (!b->borrowed)
+		free(b->data);
+	b->data = (char *)data;
+	b->len = len;
+	b->borrowed = true;
 }
 
 int tracedat_blob__append(struct tracedat_blob *b, const void *data, size_t len)
 {
-	char *d = realloc(b->data, b->len + len + 1);
+	char *d;
+
+	if (b->borrowed && tracedat_blob__set(b, b->data, b->len))
+		return -ENOMEM;
+	d = realloc(b->data, b->len + len + 1);
 
 	if (!d)
 		return -ENOMEM;
@@ -160,9 +175,11 @@ int tracedat_meta__add_system(struct tracedat_meta *m, const char *name, int nr,
 
 static void blob_free(struct tracedat_blob *b)
 {
-	free(b->data);
+	if (!b->borrowed)
+		free(b->data);
 	b->data = NULL;
 	b->len = 0;
+	b->borrowed = false;
 }
 
 void tracedat_meta__free(struct tracedat_meta *m)
