@@ -18,6 +18,7 @@
 #include "lbrfile/lbrfile.h"
 #include "tracedat-lbr/tracedat-fgraph.h"
 #include "tracedat-lbr/tracedat-formats.h"
+#include "tracedat/tracedat-check.h"
 #include "tracedat/tracedat-input.h"
 #include "tracedat/tracedat-live.h"
 #include "tracedat-lbr/tracedat-merge.h"
@@ -81,6 +82,8 @@ struct merge {
 	 * before the next lbr record is a whole page copied as it is.
 	 */
 	int in_fd;
+	const char *input;
+	bool damaged;			/* a page failed its check as it was read: err says */
 	struct tracedat_cpu_table layout;
 	struct kbuffer *kbuf;
 	unsigned char *rbuf;
@@ -507,10 +510,13 @@ static int add_lbr_system(struct merge *mg)
 		return -ENOMEM;
 	if (add_arg_events(mg))
 		return -ENOMEM;
-	/* kallsyms taken at the end of the capture also name BPF programs and trampolines */
+	/*
+	 * kallsyms taken at the end of the capture also name BPF programs and trampolines;
+	 * written from the capture as they are (it stays open until the output is written)
+	 */
 	ks = lbrfile__kallsyms(mg->cap, &len);
-	if (ks && len && tracedat_blob__set(&mg->meta.kallsyms, ks, len))
-		return -ENOMEM;
+	if (ks && len)
+		tracedat_blob__borrow(&mg->meta.kallsyms, ks, len);
 	if (ks && len && ksyms__parse(ks, len, &mg->ks))
 		return fail(mg, -EINVAL, "the capture's kallsyms cannot be parsed");
 	if (mg->has_calls && add_call_addrs(mg))
@@ -619,11 +625,20 @@ static bool all_raw(struct merge *mg)
 static int meta_from_recording(struct merge *mg, const char *input)
 {
 	struct tracedat_meta *m = &mg->meta;
+	const char *ks;
+	size_t len;
 	struct tracedat_input_info info;
 	struct tep_handle *tep;
 	int err;
 	int i;
 
+	/* the pages walked here are checked as they are copied: the input is read once */
+	mg->layout.pages_later = true;
+	/* the capture's kallsyms replace the recording's, which is then not copied */
+	ks = lbrfile__kallsyms(mg->cap, &len);
+	if (ks && len)
+		tracedat_blob__borrow(&m->kallsyms, ks, len);
+	mg->input = input;
 	err = tracedat_input__read_layout(input, m, &info, &mg->layout, mg->err, mg->errlen);
 	if (err)
 		return err;
@@ -652,6 +667,10 @@ static int meta_from_recording(struct merge *mg, const char *input)
 		}
 		return 0;
 	}
+	/* libtracecmd's kbuffer believes every length word: its pages are checked first */
+	err = tracedat_input__check_pages(input, &mg->layout, m->page_size, mg->err, mg->errlen);
+	if (err)
+		return err;
 	/*
 	 * tracecmd_open() closes the handle when its CPU data do not read, and that close
 	 * dereferences NULL: the steps are taken one by one, and a handle that failed is left
@@ -884,12 +903,31 @@ static bool lbr_cursor__none_before(struct merge *mg, const struct lbr_cursor *c
 	return !c->has || record_first_ns(&c->cur) + mg->ts_offset >= ts;
 }
 
+/* Whole pages read into rbuf, one after the other, not written yet */
+struct page_run {
+	const unsigned char *start;
+	size_t len;
+	__u64 in_off;			/* where start was read from */
+	__u64 last_ts;
+};
+
+static int page_run__put(struct merge *mg, struct page_run *run)
+{
+	int err = tracedat_pages__copy_run(mg->pages, run->start, run->len, mg->in_fd,
+					   run->in_off, run->last_ts);
+
+	run->len = 0;
+	return err;
+}
+
 /*
- * One page of the recording: copied whole when no capture record goes between its events
- * and its times need no shift, else event by event with the capture's records in between.
+ * One page of the recording (read from in_off): copied whole when no capture record goes
+ * between its events and its times need no shift (added to run, written with the pages
+ * next to it), else event by event with the capture's records in between, after run.
  * Events as libtracecmd gives them (its kbuffer walks the page).
  */
-static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page)
+static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page,
+		     __u64 in_off, struct page_run *run)
 {
 	unsigned long long ts, last = 0;
 	size_t nr = 0;
@@ -911,9 +949,17 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 	if (!data && !mg->ts_offset && lbr_cursor__none_before(mg, lc, last)) {
 		kbuffer_load_subbuffer(mg->kbuf, page);
 		data = kbuffer_read_event(mg->kbuf, &ts);
-		err = tracedat_pages__copy_page(mg->pages, page, last);
-		if (err)
-			return err;
+		if (run->len && run->start + run->len != page) {
+			err = page_run__put(mg, run);
+			if (err)
+				return err;
+		}
+		if (!run->len) {
+			run->start = page;
+			run->in_off = in_off;
+		}
+		run->len += mg->meta.page_size;
+		run->last_ts = last;
 		mg->q.last_ts = last;
 		mg->st->kernel_events += nr;
 		mg->st->kernel_missed += missed != 0;
@@ -922,6 +968,11 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 		if (buffer == 0 && last > mg->rec_at.last_ns)
 			mg->rec_at.last_ns = last;
 		return 0;
+	}
+	if (run->len) {
+		err = page_run__put(mg, run);
+		if (err)
+			return err;
 	}
 	kbuffer_load_subbuffer(mg->kbuf, page);
 	for (data = kbuffer_read_event(mg->kbuf, &ts); data;
@@ -936,11 +987,25 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 	return 0;
 }
 
+/* A page read here, checked as tracedat_input__read_layout() would have before the copy */
+static int check_page(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
+		      const unsigned char *page, size_t index)
+{
+	char why[192];
+
+	if (!tracedat_check__page(page, mg->meta.page_size, index, why, sizeof(why)))
+		return 0;
+	mg->damaged = true;
+	return fail(mg, -EINVAL, "%s: buffer '%s' CPU %u: %s", mg->input,
+		    mg->meta.buffers[buffer].name, d->cpu, why);
+}
+
 /* A CPU from its uncompressed pages, READ_BYTES at a time */
 static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
 			  struct lbr_cursor *lc)
 {
 	size_t ps = mg->meta.page_size, chunk = READ_BYTES / ps * ps ?: ps, n, i;
+	struct page_run run = { 0 };
 	__u64 off;
 	ssize_t got;
 	int err;
@@ -960,7 +1025,14 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 		if ((size_t)got != n)
 			return -EIO;
 		for (i = 0; i < n; i += ps) {
-			err = copy_page(mg, buffer, lc, mg->rbuf + i);
+			err = check_page(mg, buffer, d, mg->rbuf + i, (off + i) / ps) ?:
+			      copy_page(mg, buffer, lc, mg->rbuf + i, d->offset + off + i, &run);
+			if (err)
+				return err;
+		}
+		/* rbuf is read into again */
+		if (run.len) {
+			err = page_run__put(mg, &run);
 			if (err)
 				return err;
 		}
@@ -1050,7 +1122,7 @@ static int write_data(struct merge *mg)
 		}
 		for (cpu = 0; cpu < mg->meta.nr_cpus && !err; cpu++) {
 			err = copy_cpu(mg, h, b, cpu);
-			if (err)
+			if (err && !mg->damaged)
 				fail(mg, err, "buffer '%s' CPU %u: %s", mg->meta.buffers[b].name,
 				     cpu, err == -ERANGE ? "time stamps go backwards" :
 				     err == -EMSGSIZE ? "an event's length word does not fit its "

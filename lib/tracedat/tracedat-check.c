@@ -170,17 +170,25 @@ cut:
 	return -EINVAL;
 }
 
+int tracedat_check__page(const unsigned char *page, unsigned int page_size, size_t index,
+			 char *why, size_t len)
+{
+	char what[128];
+
+	if (!check_page(page, page_size, what, sizeof(what)))
+		return 0;
+	snprintf(why, len, "page %zu of the CPU data: %s", index, what);
+	return -EINVAL;
+}
+
 int tracedat_check__pages(const unsigned char *data, size_t size, unsigned int page_size,
 			  char *why, size_t len)
 {
-	char what[128];
 	size_t off;
 
 	for (off = 0; off + page_size <= size; off += page_size) {
-		if (check_page(data + off, page_size, what, sizeof(what))) {
-			snprintf(why, len, "page %zu of the CPU data: %s", off / page_size, what);
+		if (tracedat_check__page(data + off, page_size, off / page_size, why, len))
 			return -EINVAL;
-		}
 	}
 	return 0;
 }

@@ -26,5 +26,8 @@ int tracedat_check__cpu(size_t file_size, __u64 offset, __u64 size, unsigned int
 /* Uncompressed CPU data: each page's commit count and every event's length within it. */
 int tracedat_check__pages(const unsigned char *data, size_t size, unsigned int page_size,
 			  char *why, size_t len);
+/* One of those pages, the index-th of its CPU's data (named so in why). */
+int tracedat_check__page(const unsigned char *page, unsigned int page_size, size_t index,
+			 char *why, size_t len);
 
 #endif /* LBRSNAP_TRACEDAT_CHECK_H */

@@ -297,6 +297,9 @@ static int check_cpu(struct input *in, const char *buffer, unsigned int cpu, __u
 	err = tracedat_check__cpu(in->size, off, size, page_size, pages, why, sizeof(why));
 	if (!err && in->cpus)
 		err = add_cpu_data(in->cpus, buffer, cpu, off, size, compressed);
+	/* the caller checks them as it copies them: the file is read once */
+	if (!err && pages && in->cpus && in->cpus->pages_later)
+		return 0;
 	if (!err && size)
 		err = pages ? tracedat_check__pages(in->map + off, size, page_size, why,
 						    sizeof(why)) :
@@ -582,6 +585,8 @@ static int check_v6_instances(struct input *in, struct tracedat_meta *m)
 	return err;
 }
 
+static int read_kallsyms(struct cursor *c, struct tracedat_meta *m);
+
 static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 {
 	const void *tag;
@@ -589,7 +594,7 @@ static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 	int err;
 
 	if (read_header_info(c, m) || read_ftrace(c, m) || read_systems(c, m) ||
-	    get_blob(c, 4, &m->kallsyms) || get_blob(c, 4, &m->printk) ||
+	    read_kallsyms(c, m) || get_blob(c, 4, &m->printk) ||
 	    get_blob(c, 8, &m->cmdlines))
 		return fail(in, "truncated or damaged headers");
 	m->nr_cpus = get_n(c, 4);
@@ -630,8 +635,11 @@ static int read_v6(struct input *in, struct cursor *c, struct tracedat_meta *m)
 
 typedef int (*section_fn)(struct cursor *c, struct tracedat_meta *m);
 
+/* The caller's kallsyms, set before the read, stays: the file's is only stepped over */
 static int read_kallsyms(struct cursor *c, struct tracedat_meta *m)
 {
+	if (m->kallsyms.len)
+		return take(c, get_n(c, 4)) ? 0 : -EINVAL;
 	return get_blob(c, 4, &m->kallsyms);
 }
 
@@ -730,6 +738,38 @@ const struct tracedat_cpu_data *tracedat_cpu_table__find(const struct tracedat_c
 			return &t->v[i];
 	}
 	return NULL;
+}
+
+int tracedat_input__check_pages(const char *path, const struct tracedat_cpu_table *t,
+				unsigned int page_size, char *err, size_t errlen)
+{
+	struct input in = { .path = path, .err = err, .errlen = errlen };
+	const struct tracedat_cpu_data *d;
+	struct stat st;
+	size_t i;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	in.size = st.st_size;
+	in.map = in.size ? mmap(NULL, in.size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (in.map == MAP_FAILED)
+		return fail(&in, "cannot map: %s", strerror(errno));
+	for (i = 0; !ret && i < t->nr; i++) {
+		d = &t->v[i];
+		if (!d->compressed && d->size)
+			ret = check_cpu(&in, d->buffer, d->cpu, d->offset, d->size, page_size,
+					false);
+	}
+	munmap((void *)in.map, in.size);
+	return ret;
 }
 
 int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,

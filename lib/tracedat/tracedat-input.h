@@ -22,7 +22,7 @@ struct tracedat_input_info {
 };
 
 /*
- * Fills m (zeroed by the caller) with the file's metadata. Options that shift time
+ * Fills m (zeroed by the caller, but for a kallsyms of its own, kept) with the file's metadata. Options that shift time
  * stamps (DATE, OFFSET, TSC2NSEC, TIME_SHIFT, GUEST) are left out, because libtracecmd has
  * already applied them to the records that are copied. Buffers: [0] is the top one.
  * Errors: -EINVAL with a message in err (size errlen) naming what is wrong.
@@ -43,6 +43,12 @@ struct tracedat_cpu_table {
 	struct tracedat_cpu_data *v;
 	size_t nr, cap;
 	bool converted;			/* TSC2NSEC or TIME_SHIFT: libtracecmd converts the times */
+	/*
+	 * Set by the caller: uncompressed pages are not checked here, the caller checks each
+	 * as it reads it (tracedat_check__page()), or all at once (tracedat_input__check_pages())
+	 * before libtracecmd reads them; the file is then read once.
+	 */
+	bool pages_later;
 };
 
 /*
@@ -55,5 +61,11 @@ int tracedat_input__read_layout(const char *path, struct tracedat_meta *m,
 const struct tracedat_cpu_data *tracedat_cpu_table__find(const struct tracedat_cpu_table *t,
 							 const char *buffer, unsigned int cpu);
 void tracedat_cpu_table__free(struct tracedat_cpu_table *t);
+/*
+ * The uncompressed pages a read_layout() with pages_later left unchecked, as it would have
+ * checked them: -EINVAL with the same message in err.
+ */
+int tracedat_input__check_pages(const char *path, const struct tracedat_cpu_table *t,
+				unsigned int page_size, char *err, size_t errlen);
 
 #endif /* LBRSNAP_TRACEDAT_INPUT_H */

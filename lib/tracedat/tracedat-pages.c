@@ -4,6 +4,7 @@
  * struct ring_buffer_event, as described by events/header_page and header_event).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -125,6 +126,55 @@ int tracedat_pages__copy_page(struct tracedat_pages *p, const void *page, __u64 
 	memcpy(p->page, page, p->page_size);
 	p->last_ts = last_ts;
 	return next_page(p);
+}
+
+/* Whether copy_file_range() may serve: it stops being tried once the kernel refused it */
+static bool cfr_off;
+
+static bool cfr_unsupported(int err)
+{
+	return err == EXDEV || err == EINVAL || err == ENOSYS || err == EOPNOTSUPP;
+}
+
+int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t len,
+			     int in_fd, __u64 in_off, __u64 last_ts)
+{
+	loff_t off = in_off;
+	size_t done = 0;
+	ssize_t n;
+	int err;
+
+	if (!len)
+		return 0;
+	/* the pages filled before go first, then the run straight to the file */
+	err = flush_page(p) ?: write_out(p);
+	if (err)
+		return err;
+	p->page = p->out;
+	memset(p->page, 0, p->page_size);
+	while (in_fd >= 0 && !cfr_off && done < len) {
+		n = copy_file_range(in_fd, &off, p->fd, NULL, len - done, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && cfr_unsupported(errno)) {
+			cfr_off = true;
+			break;
+		}
+		if (n < 0)
+			return -errno;
+		/* the input ended early: the rest is written from the bytes read */
+		if (n == 0)
+			break;
+		done += n;
+	}
+	if (done < len) {
+		err = write_all(p->fd, (const unsigned char *)pages + done, len - done);
+		if (err)
+			return err;
+	}
+	p->written += len;
+	p->last_ts = last_ts;
+	return 0;
 }
 
 int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, unsigned int len,

@@ -33,6 +33,14 @@ int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, un
  * the current page; last_ts is its last event's time. The next event added starts a new page.
  */
 int tracedat_pages__copy_page(struct tracedat_pages *p, const void *page, __u64 last_ts);
+/*
+ * Whole pages copied as they are (len a multiple of the page size, last_ts the last one's
+ * last event): from in_fd at in_off with copy_file_range(2), no user buffer, where the
+ * kernel can; else (in_fd < 0, or EXDEV, EINVAL, ENOSYS, EOPNOTSUPP) written from pages,
+ * which hold the same bytes.
+ */
+int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t len,
+			     int in_fd, __u64 in_off, __u64 last_ts);
 /* Writes the last partial page; returns the number of bytes written in all, or -errno. */
 long long tracedat_pages__finish(struct tracedat_pages *p);
 void tracedat_pages__free(struct tracedat_pages *p);

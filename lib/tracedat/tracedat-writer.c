@@ -35,7 +35,12 @@ struct tracedat_writer {
 	off_t cpu_start;
 	struct tracedat_pages *pages;
 	struct buffer_state *bufs;
+	/* the metadata's many small pieces, written together (pos counts them already) */
+	unsigned char *buf;
+	size_t buf_len;
 };
+
+#define WRITE_BUF	(64U << 10)
 
 /* ---- metadata helpers ---- */
 
@@ -47,15 +52,30 @@ int tracedat_blob__set(struct tracedat_blob *b, const void *data, size_t len)
 		return -ENOMEM;
 	memcpy(d, data, len);
 	d[len] = 0;
-	free(b->data);
+	if (!b->borrowed)
+		free(b->data);
 	b->data = d;
 	b->len = len;
+	b->borrowed = false;
 	return 0;
+}
+
+void tracedat_blob__borrow(struct tracedat_blob *b, const void *data, size_t len)
+{
+	if (!b->borrowed)
+		free(b->data);
+	b->data = (char *)data;
+	b->len = len;
+	b->borrowed = true;
 }
 
 int tracedat_blob__append(struct tracedat_blob *b, const void *data, size_t len)
 {
-	char *d = realloc(b->data, b->len + len + 1);
+	char *d;
+
+	if (b->borrowed && tracedat_blob__set(b, b->data, b->len))
+		return -ENOMEM;
+	d = realloc(b->data, b->len + len + 1);
 
 	if (!d)
 		return -ENOMEM;
@@ -155,9 +175,11 @@ int tracedat_meta__add_system(struct tracedat_meta *m, const char *name, int nr,
 
 static void blob_free(struct tracedat_blob *b)
 {
-	free(b->data);
+	if (!b->borrowed)
+		free(b->data);
 	b->data = NULL;
 	b->len = 0;
+	b->borrowed = false;
 }
 
 void tracedat_meta__free(struct tracedat_meta *m)
@@ -192,10 +214,27 @@ void tracedat_meta__free(struct tracedat_meta *m)
 
 /* ---- low-level output ---- */
 
+static int flush_buf(struct tracedat_writer *w)
+{
+	int err = w->buf_len ? write_all(w->out.fd, w->buf, w->buf_len) : 0;
+
+	w->buf_len = 0;
+	return err;
+}
+
 static int out(struct tracedat_writer *w, const void *buf, size_t len)
 {
-	int err = write_all(w->out.fd, buf, len);
+	int err = 0;
 
+	if (w->buf_len + len > WRITE_BUF)
+		err = flush_buf(w);
+	if (!err && len >= WRITE_BUF)
+		err = write_all(w->out.fd, buf, len);
+	else if (!err && len) {
+		/* an empty blob's data may be NULL */
+		memcpy(w->buf + w->buf_len, buf, len);
+		w->buf_len += len;
+	}
 	if (!err)
 		w->pos += len;
 	return err;
@@ -233,6 +272,10 @@ static int out_blob4(struct tracedat_writer *w, const struct tracedat_blob *b)
 
 static int patch_u64(struct tracedat_writer *w, off_t pos, __u64 v)
 {
+	int err = flush_buf(w);
+
+	if (err)
+		return err;
 	return pwrite(w->out.fd, &v, 8, pos) == 8 ? 0 : -EIO;
 }
 
@@ -347,7 +390,8 @@ int tracedat_writer__create(const char *path, const struct tracedat_meta *m,
 	w->m = m;
 	w->cur_cpu = -1;
 	w->bufs = calloc(m->nr_buffers, sizeof(*w->bufs));
-	if (!w->bufs)
+	w->buf = malloc(WRITE_BUF);
+	if (!w->bufs || !w->buf)
 		goto cleanup;
 	for (i = 0; i < m->nr_buffers; i++) {
 		w->bufs[i].cpus = calloc(m->nr_cpus, sizeof(struct cpu_slot));
@@ -384,7 +428,8 @@ int tracedat_writer__begin_cpu(struct tracedat_writer *w, int buffer, unsigned i
 	if (buffer != w->cur_buffer)
 		w->cur_cpu = -1;
 	w->cur_buffer = buffer;
-	err = pad_to_page(w);
+	/* the pages are written straight to the file, after what is buffered */
+	err = pad_to_page(w) ?: flush_buf(w);
 	if (err)
 		return err;
 	err = tracedat_pages__new(w->out.fd, w->m->page_size, &w->pages);
@@ -439,6 +484,8 @@ int tracedat_writer__close(struct tracedat_writer *w)
 		}
 	}
 	if (!err)
+		err = flush_buf(w);
+	if (!err)
 		err = out_file__commit(&w->out);
 	tracedat_writer__abort(w);
 	return err;
@@ -455,5 +502,6 @@ void tracedat_writer__abort(struct tracedat_writer *w)
 	for (b = 0; w->bufs && b < w->m->nr_buffers; b++)
 		free(w->bufs[b].cpus);
 	free(w->bufs);
+	free(w->buf);
 	free(w);
 }

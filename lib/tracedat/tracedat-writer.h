@@ -13,6 +13,7 @@
 #ifndef LBRSNAP_TRACEDAT_WRITER_H
 #define LBRSNAP_TRACEDAT_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "tracedat/tracedat-pages.h"
@@ -46,6 +47,7 @@ enum tracedat_option_id {
 struct tracedat_blob {
 	char *data;
 	size_t len;
+	bool borrowed;		/* data is the caller's, alive as long as the blob: not freed */
 };
 
 struct tracedat_system {
@@ -97,6 +99,8 @@ int tracedat_meta__add_system(struct tracedat_meta *m, const char *name, int nr,
 struct tracedat_system *tracedat_meta__find_system(struct tracedat_meta *m, const char *name);
 int tracedat_blob__set(struct tracedat_blob *b, const void *data, size_t len);
 int tracedat_blob__append(struct tracedat_blob *b, const void *data, size_t len);
+/* The blob is data itself, not a copy (set and append copy it first). */
+void tracedat_blob__borrow(struct tracedat_blob *b, const void *data, size_t len);
 
 struct tracedat_writer;
 
