@@ -16,11 +16,11 @@ $(OUT)/tests/bench/bench-run: $(OUT)/tests/bench/bench-run.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
-$(OUT)/tests/bench/bench-callcost: $(OUT)/tests/bench/bench-callcost.o
+$(OUT)/tests/bench/bench-callcost: $(OUT)/tests/bench/bench-callcost.o $(OUT)/tests/bench/bench-progs.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(OUT)/tests/bench/reject-batches: $(OUT)/tests/bench/reject-batches.o
+$(OUT)/tests/bench/reject-batches: $(OUT)/tests/bench/reject-batches.o $(OUT)/tests/bench/bench-progs.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 

@@ -14,7 +14,6 @@
  * Batches, not one long run: under TCG a vCPU preempted inside a program adds the whole
  * preemption to its run time; the median over batches leaves the few batches it hits out.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,15 +23,13 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
+#include "bench-progs.h"
 
 #define MAX_PROGS 64
 
 static int nr_progs;
-static int prog_fd[MAX_PROGS];
-static __u32 prog_id[MAX_PROGS];
-static char prog_name[MAX_PROGS][BPF_OBJ_NAME_LEN];
+static struct bench_prog progs[MAX_PROGS];
 static __u64 prog_ns0[MAX_PROGS], prog_cnt0[MAX_PROGS];	/* at the first batch's start */
-static __u64 prog_ns[MAX_PROGS], prog_cnt[MAX_PROGS];	/* at the last read */
 static __u64 prog_ns_b[MAX_PROGS], prog_cnt_b[MAX_PROGS];	/* at the batch's start */
 
 static pid_t parent_of(pid_t pid)
@@ -52,59 +49,6 @@ static pid_t parent_of(pid_t pid)
 	return pp;
 }
 
-static void add_prog(__u32 id, const char *prefix)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	int i, fd;
-
-	for (i = 0; i < nr_progs; i++)
-		if (prog_id[i] == id)
-			return;
-	if (nr_progs == MAX_PROGS)
-		return;
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0)
-		return;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    strncmp(info.name, prefix, strlen(prefix))) {
-		close(fd);
-		return;
-	}
-	prog_fd[nr_progs] = fd;
-	prog_id[nr_progs] = id;
-	memcpy(prog_name[nr_progs], info.name, sizeof(info.name));
-	nr_progs++;
-}
-
-/* The programs PREFIX names among those pid holds open */
-static void find_progs(pid_t pid, const char *prefix)
-{
-	char path[64], fpath[320], line[256];
-	struct dirent *de;
-	unsigned int id;
-	FILE *fp;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fpath, sizeof(fpath), "%s/%s", path, de->d_name);
-		fp = fopen(fpath, "r");
-		if (!fp)
-			continue;
-		while (fgets(line, sizeof(line), fp))
-			if (sscanf(line, "prog_id: %u", &id) == 1)
-				add_prog(id, prefix);
-		fclose(fp);
-	}
-	closedir(d);
-}
-
 static __u64 now_ns(void)
 {
 	struct timespec ts;
@@ -113,21 +57,18 @@ static __u64 now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* The programs' statistics, and their sums */
 static int read_stats(__u64 *ns, __u64 *cnt)
 {
-	int i;
+	int i, err;
 
 	*ns = *cnt = 0;
+	err = bench_progs__read(progs, nr_progs);
+	if (err)
+		return err;
 	for (i = 0; i < nr_progs; i++) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (bpf_obj_get_info_by_fd(prog_fd[i], &info, &len))
-			return -errno;
-		prog_ns[i] = info.run_time_ns;
-		prog_cnt[i] = info.run_cnt;
-		*ns += info.run_time_ns;
-		*cnt += info.run_cnt;
+		*ns += progs[i].ns;
+		*cnt += progs[i].cnt;
 	}
 	return 0;
 }
@@ -154,7 +95,7 @@ int main(int argc, char **argv)
 		argv[1] = "";
 	for (pid = getppid(), up = 0; !none && pid > 1 && !nr_progs && up < 4;
 	     pid = parent_of(pid), up++)
-		find_progs(pid, argv[1]);
+		bench_progs__find(progs, &nr_progs, MAX_PROGS, pid, argv[1]);
 	if (!nr_progs && !none) {
 		fprintf(stderr, "bench-callcost: no BPF program named '%s*' in the tracer above\n",
 			argv[1]);
@@ -169,12 +110,14 @@ int main(int argc, char **argv)
 	for (b = 0; b < batches; b++) {
 		if (read_stats(&ns0, &cnt0))
 			goto fail;
-		if (!b) {
-			memcpy(prog_ns0, prog_ns, sizeof(prog_ns));
-			memcpy(prog_cnt0, prog_cnt, sizeof(prog_cnt));
+		for (i = 0; i < nr_progs; i++) {
+			if (!b) {
+				prog_ns0[i] = progs[i].ns;
+				prog_cnt0[i] = progs[i].cnt;
+			}
+			prog_ns_b[i] = progs[i].ns;
+			prog_cnt_b[i] = progs[i].cnt;
 		}
-		memcpy(prog_ns_b, prog_ns, sizeof(prog_ns));
-		memcpy(prog_cnt_b, prog_cnt, sizeof(prog_cnt));
 		t0 = now_ns();
 		for (i = 0; i < per; i++) {
 			if (mkdir(dir, 0700) || rmdir(dir)) {
@@ -188,15 +131,15 @@ int main(int argc, char **argv)
 		printf("batch %llu %llu %llu\n", (unsigned long long)(ns1 - ns0),
 		       (unsigned long long)(cnt1 - cnt0), (unsigned long long)(t1 - t0));
 		for (i = 0; i < nr_progs; i++)
-			if (prog_cnt[i] != prog_cnt_b[i])
-				printf("pbatch %u %llu %llu\n", prog_id[i],
-				       (unsigned long long)(prog_ns[i] - prog_ns_b[i]),
-				       (unsigned long long)(prog_cnt[i] - prog_cnt_b[i]));
+			if (progs[i].cnt != prog_cnt_b[i])
+				printf("pbatch %u %llu %llu\n", progs[i].id,
+				       (unsigned long long)(progs[i].ns - prog_ns_b[i]),
+				       (unsigned long long)(progs[i].cnt - prog_cnt_b[i]));
 	}
 	for (i = 0; i < nr_progs; i++)
-		printf("prog %u %s %llu %llu\n", prog_id[i], prog_name[i],
-		       (unsigned long long)(prog_ns[i] - prog_ns0[i]),
-		       (unsigned long long)(prog_cnt[i] - prog_cnt0[i]));
+		printf("prog %u %s %llu %llu\n", progs[i].id, progs[i].name,
+		       (unsigned long long)(progs[i].ns - prog_ns0[i]),
+		       (unsigned long long)(progs[i].cnt - prog_cnt0[i]));
 	close(stats_fd);
 	return 0;
 fail:

@@ -10,95 +10,26 @@
  * Batches, not one long run: under TCG a vCPU preempted inside a program adds the whole
  * preemption to its run time; the median batch leaves the few batches it hits out.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "bench-progs.h"
 
 #define MAX_PROGS 16
 #define MAX_BATCHES 1000
 
+/* a program and its batches */
 struct prog {
-	int fd;
-	__u32 id;
-	char name[BPF_OBJ_NAME_LEN];
-	__u64 ns, cnt;				/* at the last read */
 	__u64 b_ns[MAX_BATCHES], b_cnt[MAX_BATCHES];
 	int nb;
 };
 
+static struct bench_prog bprogs[MAX_PROGS];
 static struct prog progs[MAX_PROGS];
 static int nr_progs;
-
-static void add_prog(__u32 id)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	int i, fd;
-
-	for (i = 0; i < nr_progs; i++)
-		if (progs[i].id == id)
-			return;
-	if (nr_progs == MAX_PROGS)
-		return;
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0)
-		return;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-		close(fd);
-		return;
-	}
-	progs[nr_progs].fd = fd;
-	progs[nr_progs].id = id;
-	memcpy(progs[nr_progs].name, info.name, sizeof(info.name));
-	nr_progs++;
-}
-
-static void find_progs(const char *pid)
-{
-	char path[64], fpath[320], line[256];
-	struct dirent *de;
-	unsigned int id;
-	FILE *fp;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%s/fdinfo", pid);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fpath, sizeof(fpath), "%s/%s", path, de->d_name);
-		fp = fopen(fpath, "r");
-		if (!fp)
-			continue;
-		while (fgets(line, sizeof(line), fp))
-			if (sscanf(line, "prog_id: %u", &id) == 1)
-				add_prog(id);
-		fclose(fp);
-	}
-	closedir(d);
-}
-
-static int read_stats(void)
-{
-	int i;
-
-	for (i = 0; i < nr_progs; i++) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (bpf_obj_get_info_by_fd(progs[i].fd, &info, &len))
-			return -errno;
-		progs[i].ns = info.run_time_ns;
-		progs[i].cnt = info.run_cnt;
-	}
-	return 0;
-}
 
 static const struct prog *sort_prog;
 
@@ -125,7 +56,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 3; i < argc; i++)
-		find_progs(argv[i]);
+		bench_progs__find(bprogs, &nr_progs, MAX_PROGS, atoi(argv[i]), "");
 	if (!nr_progs) {
 		fprintf(stderr, "reject-batches: no BPF program held by the given processes\n");
 		return 1;
@@ -137,11 +68,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (b = 0; b < batches; b++) {
-		if (read_stats())
+		if (bench_progs__read(bprogs, nr_progs))
 			goto fail;
 		for (p = 0; p < nr_progs; p++) {
-			ns0[p] = progs[p].ns;
-			cnt0[p] = progs[p].cnt;
+			ns0[p] = bprogs[p].ns;
+			cnt0[p] = bprogs[p].cnt;
 		}
 		for (i = 0; i < per; i++) {
 			/* fails with EBADF: a syscall whose own work is next to nothing */
@@ -150,15 +81,15 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		if (read_stats())
+		if (bench_progs__read(bprogs, nr_progs))
 			goto fail;
 		for (p = 0; p < nr_progs; p++) {
 			struct prog *pr = &progs[p];
 
-			if (pr->cnt == cnt0[p])
+			if (bprogs[p].cnt == cnt0[p])
 				continue;
-			pr->b_ns[pr->nb] = pr->ns - ns0[p];
-			pr->b_cnt[pr->nb] = pr->cnt - cnt0[p];
+			pr->b_ns[pr->nb] = bprogs[p].ns - ns0[p];
+			pr->b_cnt[pr->nb] = bprogs[p].cnt - cnt0[p];
 			pr->nb++;
 		}
 	}
@@ -173,9 +104,9 @@ int main(int argc, char **argv)
 		sort_prog = pr;
 		qsort(order, pr->nb, sizeof(order[0]), by_time_per_run);
 		m = order[pr->nb / 2];
-		printf("prog %s %llu %llu\n", pr->name, (unsigned long long)pr->b_ns[m],
+		printf("prog %s %llu %llu\n", bprogs[p].name, (unsigned long long)pr->b_ns[m],
 		       (unsigned long long)pr->b_cnt[m]);
-		printf("batches %s %d\n", pr->name, pr->nb);
+		printf("batches %s %d\n", bprogs[p].name, pr->nb);
 	}
 	close(stats_fd);
 	return 0;
