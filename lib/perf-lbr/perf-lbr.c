@@ -186,7 +186,7 @@ static void scan_calls(struct perf_lbr *pl, const struct lbr_record *rec)
 	}
 }
 
-/* First pass: which attach points have branches or stacks, and the time range. */
+/* What the open could not learn: a pointer return's errno set, the calls' own events */
 static int scan_record(const struct lbr_record *rec, void *ctx)
 {
 	struct perf_lbr *pl = ctx;
@@ -197,23 +197,8 @@ static int scan_record(const struct lbr_record *rec, void *ctx)
 		return 0;
 	e = &pl->evs[rec->ev->ap];
 	lbr_record_view__init(v, pl->cap, NULL, rec, LBR_VIEW_RET_ONLY);
-	if (rec->ev->nr_branches) {
-		e->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
-		e->attr.branch_sample_type = pl->branch_sample_type;
-		pl->has_branches = true;
-	}
-	if (rec->ev->nr_stack)
-		e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (rec->ustack && rec->ustack->nr) {
-		e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
-		e->attr.exclude_callchain_user = 0;
-	}
 	if (e->ret_kind == LBRSNAP_RET_POINTER && v->ret_kind == LBRSNAP_RET_POINTER)
 		e->errnos[v->err / 64] |= (__u64)(v->err != 0) << v->err % 64;
-	if (!pl->first_time || rec->ev->time_ns < pl->first_time)
-		pl->first_time = rec->ev->time_ns;
-	if (rec->ev->time_ns > pl->last_time)
-		pl->last_time = rec->ev->time_ns;
 	if (pl->nr_tps > pl->nr_aps && rec->calls)
 		scan_calls(pl, rec);
 	return 0;
@@ -271,11 +256,9 @@ static int init_call_event(struct perf_lbr *pl, const struct perf_lbr_opts *o)
 	return e->name ? 0 : -ENOMEM;
 }
 
-/* Whether any attach point of the capture was a --calls scope (META calls.AP) */
 /*
- * Errno sets of pointer returns and call traces are learnt record by record; without them,
- * what scan_record() learns the capture learnt as it was opened, and its records are not
- * read a second time before the merge.
+ * Errno sets of pointer returns and call traces are learnt record by record (scan_record());
+ * without them the capture's records are not read a second time before the merge.
  */
 static bool needs_scan(const struct perf_lbr *pl)
 {
@@ -290,8 +273,8 @@ static bool needs_scan(const struct perf_lbr *pl)
 	return false;
 }
 
-/* scan_record()'s verdicts from the attach points' held flags */
-static int scan_held(struct perf_lbr *pl)
+/* The sample types and time range from what the capture learnt as it was opened */
+static void scan_held(struct perf_lbr *pl)
 {
 	size_t i;
 
@@ -310,9 +293,9 @@ static int scan_held(struct perf_lbr *pl)
 			e->attr.exclude_callchain_user = 0;
 	}
 	lbrfile__time_range(pl->cap, &pl->first_time, &pl->last_time);
-	return 0;
 }
 
+/* Whether any attach point of the capture was a --calls scope (META calls.AP) */
 static bool capture_has_calls(struct lbrfile *cap, size_t nr_aps)
 {
 	char key[32];
@@ -481,9 +464,12 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 		if (err)
 			goto cleanup;
 	}
-	err = needs_scan(pl) ? lbrfile__for_each(cap, false, scan_record, pl) : scan_held(pl);
-	if (err)
-		goto cleanup;
+	scan_held(pl);
+	if (needs_scan(pl)) {
+		err = lbrfile__for_each(cap, false, scan_record, pl);
+		if (err)
+			goto cleanup;
+	}
 	*out = pl;
 	return 0;
 cleanup:
