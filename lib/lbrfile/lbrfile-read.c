@@ -751,7 +751,7 @@ static int block__walk(const struct lbrfile *f, size_t b, int cpu, bool parse,
 			const struct lbrsnap_event *ev = (const void *)((const char *)f->map + off);
 
 			n++;
-			/* a record of another CPU is passed over unparsed (it was checked at open) */
+			/* another CPU's record is passed over unparsed (it was checked at open) */
 			if (cpu < 0 || ev->cpu == (__u32)cpu) {
 				if (parse)
 					lbr_record__parse(ev, sec->size, &rec);

@@ -192,7 +192,7 @@ struct lbr_attach_point {
 	__u32 sys;		/* LBRSNAP_AP_SYS_ENTER, _EXIT: arguments typed by syscall */
 	__u32 nr_args;		/* 0 in files before version 3 */
 	struct lbr_arg_desc args[LBRSNAP_MAX_ARGS];
-	__u32 held;		/* LBR_AP_HELD_*: what its records hold, learnt by lbrfile__open() */
+	__u32 held;		/* LBR_AP_HELD_*: what its records hold, learnt at open */
 };
 
 /* lbr_attach_point.held: at least one record of the attach point has ... */

@@ -22,9 +22,10 @@ struct tracedat_input_info {
 };
 
 /*
- * Fills m (zeroed by the caller, but for a kallsyms of its own, kept) with the file's metadata. Options that shift time
- * stamps (DATE, OFFSET, TSC2NSEC, TIME_SHIFT, GUEST) are left out, because libtracecmd has
- * already applied them to the records that are copied. Buffers: [0] is the top one.
+ * Fills m (zeroed by the caller, but for a kallsyms of its own, kept) with the file's
+ * metadata. Options that shift time stamps (DATE, OFFSET, TSC2NSEC, TIME_SHIFT, GUEST) are
+ * left out, because libtracecmd has already applied them to the records that are copied.
+ * Buffers: [0] is the top one.
  * Errors: -EINVAL with a message in err (size errlen) naming what is wrong.
  */
 int tracedat_input__read_meta(const char *path, struct tracedat_meta *m,

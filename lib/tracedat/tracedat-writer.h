@@ -47,7 +47,7 @@ enum tracedat_option_id {
 struct tracedat_blob {
 	char *data;
 	size_t len;
-	bool borrowed;		/* data is the caller's, alive as long as the blob: not freed */
+	bool borrowed;		/* data is the caller's, alive while the blob is: not freed */
 };
 
 struct tracedat_system {
