@@ -87,7 +87,7 @@ static int load_ksyms(const struct report_env *env, struct lbrfile *f, struct ks
 		return err;
 	}
 	text = lbrfile__kallsyms(f, &len);
-	err = text ? ksyms__parse(text, len, ks) : -ENODATA;
+	err = text ? ksyms__parse_borrowed(text, len, ks) : -ENODATA;
 	if (err == -ENOMEM)
 		return err;
 	if (err)

@@ -427,7 +427,7 @@ int perf_lbr__new(struct lbrfile *cap, const char *cap_path, const struct perf_l
 		err = -EINVAL;
 		goto cleanup;
 	}
-	err = ksyms__parse(pl->kallsyms, pl->kallsyms_len, &pl->ks);
+	err = ksyms__parse_borrowed(pl->kallsyms, pl->kallsyms_len, &pl->ks);
 	if (err) {
 		pr_warn("%s: cannot parse the stored kallsyms: %s\n", cap_path,
 			strerror(-err));
@@ -558,11 +558,15 @@ static int emit_ksymbols(struct perf_lbr *pl)
 	int err;
 
 	for (i = 0; i < ksyms__count(pl->ks); i++) {
-		const struct ksym *s = ksyms__at(pl->ks, i);
+		const char *mod = ksyms__module_at(pl->ks, i);
 		char *body = (char *)(pl->buf + 1);
+		const struct ksym *s;
 
-		if (!s->module || strcmp(s->module, "bpf"))
+		if (!mod || strcmp(mod, "bpf"))
 			continue;
+		s = ksyms__at(pl->ks, i);
+		if (!s)
+			return -ENOMEM;
 		nlen = strlen(s->name) + 1;
 		if (nlen > 512)
 			continue;

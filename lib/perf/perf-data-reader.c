@@ -17,7 +17,7 @@
 #include "perf/perf-data-reader.h"
 #include "perf/perf-unzip.h"
 
-#define READ_BUF_SIZE	(1 << 20)
+#define READ_BUF_SIZE	(256 << 10)
 
 struct perf_reader {
 	int fd;

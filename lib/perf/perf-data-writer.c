@@ -16,7 +16,7 @@
 #include "util/out-file.h"
 #include "perf/perf-data-writer.h"
 
-#define WRITE_BUF_SIZE	(1 << 20)
+#define WRITE_BUF_SIZE	(256 << 10)
 
 struct feat_payload {
 	void *data;

@@ -21,8 +21,13 @@ struct ksym {
 
 struct ksyms;
 
-/* Parses kallsyms text; keeps text symbols (t, T, w, W) with a non-zero address. */
+/*
+ * Parses kallsyms text; keeps text symbols (t, T, w, W) with a non-zero address. The table
+ * keeps a copy of the text.
+ */
 int ksyms__parse(const char *text, size_t len, struct ksyms **out);
+/* The same without the copy: text must outlive the table (a mapped capture's kallsyms) */
+int ksyms__parse_borrowed(const char *text, size_t len, struct ksyms **out);
 /* Reads a whole kallsyms file (e.g. /proc/kallsyms) into a malloc'ed *text, NUL-ended. */
 int ksyms__read(const char *path, char **text, size_t *len);
 /*
@@ -41,7 +46,12 @@ const struct ksym *ksyms__find(const struct ksyms *ks, __u64 addr);
 /* First symbol with that exact name, or NULL. */
 const struct ksym *ksyms__by_name(const struct ksyms *ks, const char *name);
 size_t ksyms__count(const struct ksyms *ks);
-/* Symbols sorted by address, 0 <= i < ksyms__count(). */
+/*
+ * Symbols sorted by address, 0 <= i < ksyms__count(). Each struct ksym is made on its first
+ * use (NULL without memory) and stays until ksyms__free().
+ */
 const struct ksym *ksyms__at(const struct ksyms *ks, size_t i);
+/* Symbol i's module, without making its struct ksym (a walk over them all looks at this) */
+const char *ksyms__module_at(const struct ksyms *ks, size_t i);
 
 #endif /* LBRSNAP_KSYMS_H */

@@ -28,7 +28,7 @@
 #include "util/text-escape.h"
 
 /* Pages read at a time when the recorded pages are streamed: memory flat in the file's size */
-#define READ_BYTES	(1U << 20)
+#define READ_BYTES	(256U << 10)
 
 /* A CPU's records: read back in time order by a cursor when the CPU's turn comes */
 struct cpu_records {
@@ -517,7 +517,7 @@ static int add_lbr_system(struct merge *mg)
 	ks = lbrfile__kallsyms(mg->cap, &len);
 	if (ks && len)
 		tracedat_blob__borrow(&mg->meta.kallsyms, ks, len);
-	if (ks && len && ksyms__parse(ks, len, &mg->ks))
+	if (ks && len && ksyms__parse_borrowed(ks, len, &mg->ks))
 		return fail(mg, -EINVAL, "the capture's kallsyms cannot be parsed");
 	if (mg->has_calls && add_call_addrs(mg))
 		return -ENOMEM;

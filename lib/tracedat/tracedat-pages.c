@@ -18,8 +18,8 @@
 #define DELTA_MAX		((1ULL << DELTA_BITS) - 1)
 #define COMMIT_MISSED		(1ULL << 31)
 #define COMMIT_MISSED_STORED	(1ULL << 30)
-/* finished pages are gathered and written together: one write per MiB, not per page */
-#define WRITE_BYTES		(1U << 20)
+/* finished pages are gathered and written together: one write per 256 KiB, not per page */
+#define WRITE_BYTES		(256U << 10)
 
 struct tracedat_pages {
 	int fd;

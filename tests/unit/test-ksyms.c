@@ -164,6 +164,68 @@ static void test_live_kallsyms(void)
 	ksyms__free(ks);
 }
 
+/*
+ * A borrowed text is read in place: it ends without a NUL (an exact-size copy, so that a
+ * sanitizer sees any read past it), lines may hold a NUL, and kallsyms' late tail (BPF
+ * programs, a module) comes after the sorted head in more than one run.
+ */
+static void test_borrowed(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 t a_func\n"
+		"ffffffff81000200 t b_func\0tail after a NUL\n"
+		"ffffffff81000300 T c_func\t[\n"
+		"ffffffffc0002000 t bpf_prog_2_x\t[bpf]\n"
+		"ffffffffc0001000 t bpf_prog_1_x\t[bpf]\n"
+		"ffffffff81000280 t late_func\t[mod]\n"
+		"ffffffffc0001000 t bpf_alias_x\t[bpf]\n"
+		"ffffffff81000180 t odd_func";
+	static const char *order[] = {
+		"_stext", "_text", "a_func", "odd_func", "b_func", "late_func", "c_func",
+		"bpf_prog_1_x", "bpf_alias_x", "bpf_prog_2_x",
+	};
+	static const char *mods[] = { NULL, NULL, NULL, NULL, NULL, "mod", NULL, "bpf", "bpf",
+				      "bpf" };
+	size_t n = sizeof(text) - 1, i;
+	struct ksyms *ks = NULL;
+	const struct ksym *k;
+	char *copy = malloc(n);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(copy);
+	memcpy(copy, text, n);
+	CU_ASSERT_EQUAL_FATAL(ksyms__parse_borrowed(copy, n, &ks), 0);
+	CU_ASSERT_EQUAL_FATAL(ksyms__count(ks), 10);
+	for (i = 0; i < 10; i++) {
+		CU_ASSERT_STRING_EQUAL(ksyms__at(ks, i)->name, order[i]);
+		if (mods[i]) {
+			CU_ASSERT_STRING_EQUAL(ksyms__module_at(ks, i), mods[i]);
+		} else {
+			CU_ASSERT_PTR_NULL(ksyms__module_at(ks, i));
+		}
+	}
+	CU_ASSERT_PTR_NULL(ksyms__module_at(ks, 10));
+	/* the same struct every time, whichever way it is asked for */
+	k = ksyms__by_name(ks, "bpf_alias_x");
+	CU_ASSERT_PTR_EQUAL(k, ksyms__at(ks, 8));
+	CU_ASSERT_PTR_EQUAL(ksyms__find(ks, 0xffffffffc0001010ull), ksyms__at(ks, 7));
+	CU_ASSERT_EQUAL(k->size, 0x1000);
+	CU_ASSERT_EQUAL(ksyms__by_name(ks, "odd_func")->size, 0x80);
+	CU_ASSERT_EQUAL(ksyms__by_name(ks, "late_func")->size, 0x80);
+	CU_ASSERT_EQUAL(ksyms__by_name(ks, "bpf_prog_2_x")->size, 0);
+	/* a name is what comes before its tab, its newline or a NUL, never more */
+	CU_ASSERT_PTR_NOT_NULL(ksyms__by_name(ks, "b_func"));
+	CU_ASSERT_PTR_NULL(ksyms__by_name(ks, "b_func\ttail"));
+	CU_ASSERT_PTR_NULL(ksyms__by_name(ks, "c_fun"));
+	CU_ASSERT_PTR_NULL(ksyms__by_name(ks, "c_func\t["));
+	CU_ASSERT_PTR_NULL(ksyms__by_name(ks, "odd_func_and_more"));
+	/* an unclosed module bracket names no module */
+	CU_ASSERT_PTR_NULL(ksyms__by_name(ks, "c_func")->module);
+	ksyms__free(ks);
+	free(copy);
+}
+
 static CU_TestInfo ksyms_tests[] = {
 	{ "parse_filters_and_sorts", test_parse_filters_and_sorts },
 	{ "sizes", test_sizes },
@@ -172,6 +234,7 @@ static CU_TestInfo ksyms_tests[] = {
 	{ "no_addresses", test_no_addresses },
 	{ "load_file", test_load_file },
 	{ "live_kallsyms", test_live_kallsyms },
+	{ "borrowed", test_borrowed },
 	CU_TEST_INFO_NULL,
 };
 
