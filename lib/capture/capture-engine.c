@@ -962,7 +962,9 @@ static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 
 /*
  * Every object in turn: opened, loaded, attached, and closed but for what is read later,
- * so that the peak holds one object's parse at a time; the pages it freed are given back.
+ * so that the peak holds one object's parse at a time. The pages each one freed are given
+ * back before the next is opened: the first object stays loaded, and the next one's parse
+ * would otherwise come on top of the heap it left (7 MiB more at the second object).
  */
 static int load_and_attach(struct capture *c, char *err, size_t err_len)
 {
@@ -982,8 +984,8 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			ret = keep_object(c, i, err, err_len);
 		if (ret)
 			return ret;
+		malloc_trim(0);
 	}
-	malloc_trim(0);
 	if (c->opts.follow) {
 		c->follow_link = bpf_program__attach(c->objs[0]->progs.lbrsnap_follow_fork);
 		c->follow_exit_link = c->follow_link ?
@@ -2090,7 +2092,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	 */
 	st->kallsyms_err = ksyms__read("/proc/kallsyms", &ksyms, &len);
 	if (!st->kallsyms_err) {
-		st->kallsyms_err = ksyms__parse(ksyms, len, &ks);
+		st->kallsyms_err = ksyms__parse_borrowed(ksyms, len, &ks);
 		ksyms__free(ks);
 	}
 	ret = st->kallsyms_err ? 0 : lbrfile_writer__kallsyms(w, ksyms, len);
