@@ -338,7 +338,7 @@ static int made_grow(struct ksyms *ks)
  */
 static const struct ksym *sym_at(const struct ksyms *cks, size_t i)
 {
-	/* what is handed out is no part of the table's value: a const table makes it all the same */
+	/* what is handed out is no part of the table's value: a const table makes it too */
 	struct ksyms *ks = (struct ksyms *)cks;
 	const struct ksym_ent *e = &ks->ents[i];
 	size_t slot, j = i + 1, n;
