@@ -96,10 +96,13 @@ struct capture {
 	struct capture_opts opts;
 	struct attach_set set;
 	struct ap_slot *aps;
-	struct capture_bpf **objs;	/* past the first, NULL once attached (keep_object) */
+	struct capture_bpf **objs;	/* NULL once attached, but where kept (keep_object) */
 	size_t nr_objs;
 	struct capture_bpf__bss **bss;	/* each object's .bss, mapped on its own */
 	size_t bss_len;
+	/* the maps all objects share, and their sizes, kept when the first object is closed */
+	int events_fd, follow_fd, calls_fd;
+	__u32 bss_size, ring_bytes;
 	struct bpf_link *follow_link;
 	struct bpf_link *follow_exit_link;
 	/* --calls: the scope's attach point, its functions and their probes */
@@ -853,9 +856,9 @@ static int load_object(struct capture *c, size_t obj, char *err, size_t err_len)
 
 	/* one ring buffer and one follow map for all: the first object's */
 	if (obj > 0 &&
-	    (bpf_map__reuse_fd(skel->maps.events, bpf_map__fd(c->objs[0]->maps.events)) ||
-	     bpf_map__reuse_fd(skel->maps.follow, bpf_map__fd(c->objs[0]->maps.follow)) ||
-	     bpf_map__reuse_fd(skel->maps.calls, bpf_map__fd(c->objs[0]->maps.calls)))) {
+	    (bpf_map__reuse_fd(skel->maps.events, c->events_fd) ||
+	     bpf_map__reuse_fd(skel->maps.follow, c->follow_fd) ||
+	     bpf_map__reuse_fd(skel->maps.calls, c->calls_fd))) {
 		ret = -errno;
 		snprintf(err, err_len, "cannot share the ring buffer: %s", strerror(-ret));
 		return ret;
@@ -905,23 +908,64 @@ static int load_object(struct capture *c, size_t obj, char *err, size_t err_len)
 }
 
 /*
+ * What the capture needs of the first object once it is closed: the maps every object
+ * shares, their sizes, and the fork tracker's links (a link holds its program).
+ */
+static int keep_shared(struct capture *c, struct capture_bpf *skel, char *err, size_t err_len)
+{
+	int ret;
+
+	c->events_fd = fcntl(bpf_map__fd(skel->maps.events), F_DUPFD_CLOEXEC, 0);
+	c->follow_fd = fcntl(bpf_map__fd(skel->maps.follow), F_DUPFD_CLOEXEC, 0);
+	c->calls_fd = fcntl(bpf_map__fd(skel->maps.calls), F_DUPFD_CLOEXEC, 0);
+	if (c->events_fd < 0 || c->follow_fd < 0 || c->calls_fd < 0) {
+		ret = -errno;
+		snprintf(err, err_len, "cannot keep the shared maps: %s", strerror(-ret));
+		return ret;
+	}
+	c->bss_size = bpf_map__value_size(skel->maps.bss);
+	c->ring_bytes = bpf_map__max_entries(skel->maps.events);
+	if (!c->opts.follow)
+		return 0;
+	c->follow_link = bpf_program__attach(skel->progs.lbrsnap_follow_fork);
+	c->follow_exit_link = c->follow_link ?
+		bpf_program__attach(skel->progs.lbrsnap_follow_exit) : NULL;
+	if (!c->follow_exit_link) {
+		ret = -errno;
+		snprintf(err, err_len, "cannot attach the fork tracker "
+			 "(tp_btf/sched_process_fork, sched_process_exit): %s", strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/*
  * Keeps what the capture reads of object obj once it is attached: its .bss (the counters
  * read at the end), mapped on its own, and its programs' fds (their recursion misses).
- * An object past the first is then closed: libbpf holds, as long as an object is open, a
- * copy of its BTF.ext (8 MiB: line info of all its programs), its BTF and its loaded
- * programs' instructions, 10 MiB or more that nothing reads again. Its links keep its
- * programs, and the programs their maps. The first object stays (its maps are everyone's,
- * --follow and --calls attach its programs later), and so does one with mem: attach points
- * (attached again when the command starts, capture__watch) or usdt: ones (libbpf's USDT
- * links detach through their object's USDT manager).
+ * The object is then closed: libbpf holds, as long as an object is open, a copy of its
+ * BTF.ext (8 MiB: line info of all its programs), its BTF and its loaded programs'
+ * instructions, 10 MiB or more that nothing reads again. Its links keep its programs, and
+ * the programs their maps; the first object's shared maps are kept by keep_shared(). The
+ * first object stays with --calls (attach_calls() attaches its programs once every object is
+ * loaded), and so does one with mem: attach points (attached again when the command starts,
+ * capture__watch) or usdt: ones (libbpf's USDT links detach through their object's USDT
+ * manager).
  */
 static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 {
 	struct capture_bpf *skel = c->objs[obj];
-	bool stays = obj == 0;
+	bool stays = false;
 	size_t i;
 	void *bss;
 	int ret;
+
+	if (obj == 0) {
+		ret = keep_shared(c, skel, err, err_len);
+		if (ret)
+			return ret;
+		/* --calls attaches the first object's programs once every object is loaded */
+		stays = c->opts.calls;
+	}
 
 	if (!c->bss_len)
 		c->bss_len = (bpf_map__value_size(skel->maps.bss) + getpagesize() - 1) &
@@ -986,18 +1030,6 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 			return ret;
 		malloc_trim(0);
 	}
-	if (c->opts.follow) {
-		c->follow_link = bpf_program__attach(c->objs[0]->progs.lbrsnap_follow_fork);
-		c->follow_exit_link = c->follow_link ?
-			bpf_program__attach(c->objs[0]->progs.lbrsnap_follow_exit) : NULL;
-		if (!c->follow_exit_link) {
-			ret = -errno;
-			snprintf(err, err_len, "cannot attach the fork tracker "
-				 "(tp_btf/sched_process_fork, sched_process_exit): %s",
-				 strerror(-ret));
-			return ret;
-		}
-	}
 	if (c->opts.calls) {
 		ret = attach_calls(c, err, err_len);
 		if (ret)
@@ -1007,7 +1039,7 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	c->rec_buf = malloc(LBRSNAP_STAGE_SIZE);
 	if (!c->rec_buf)
 		return -ENOMEM;
-	c->rb = ring_buffer__new(bpf_map__fd(c->objs[0]->maps.events), handle_record, c, NULL);
+	c->rb = ring_buffer__new(c->events_fd, handle_record, c, NULL);
 	if (!c->rb) {
 		ret = -errno;
 		snprintf(err, err_len, "cannot open the ring buffer: %s", strerror(-ret));
@@ -1299,6 +1331,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
+	c->events_fd = c->follow_fd = c->calls_fd = -1;
 	c->opts = *opts;
 	c->open_ns = mono_ns();
 	c->slots = opts->slots ?: default_slots();
@@ -1424,8 +1457,7 @@ int capture__follow(struct capture *c, __u32 pid)
 {
 	__u8 one = 1;
 
-	if (bpf_map__update_elem(c->objs[0]->maps.follow, &pid, sizeof(pid), &one, sizeof(one),
-				 BPF_ANY))
+	if (bpf_map_update_elem(c->follow_fd, &pid, &one, BPF_ANY))
 		return -errno;
 	return 0;
 }
@@ -1473,17 +1505,14 @@ __u32 capture__slots(const struct capture *c)
 
 __u64 capture__attach_bytes(const struct capture *c)
 {
-	const struct capture_bpf *skel = c->objs[0];
-
 	/* its slots: branch buffers and the cache line of tickets and counters of each */
-	return c->slots * (sizeof(skel->bss->snap[0]) + sizeof(skel->bss->ctl[0]));
+	return c->slots * (sizeof(c->bss[0]->snap[0]) + sizeof(c->bss[0]->ctl[0]));
 }
 
 __u64 capture__total_bytes(const struct capture *c)
 {
 	/* every object's whole .bss is allocated, used or not, plus the one ring buffer */
-	return c->nr_objs * bpf_map__value_size(c->objs[0]->maps.bss) +
-	       bpf_map__max_entries(c->objs[0]->maps.events);
+	return c->nr_objs * c->bss_size + c->ring_bytes;
 }
 
 static const char *mode_name(const struct capture *c)
@@ -2054,7 +2083,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	st->procs_gone = proc_maps__nr_gone(c->maps);
 	if (c->opts.calls) {
 		__u32 key, next, *prev = NULL;
-		int fd = bpf_map__fd(c->objs[0]->maps.calls);
+		int fd = c->calls_fd;
 
 		/* the scope's entry first: a scope left half traced would be counted open */
 		bpf_link__destroy(c->calls_sys_enter_link);
@@ -2063,13 +2092,13 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		bpf_link__destroy(c->calls_died_link);
 		c->calls_died_link = NULL;
 		st->calls = true;
-		st->calls_stats = c->objs[0]->bss->calls_stats;
+		st->calls_stats = c->bss[0]->calls_stats;
 		/* scopes left open: their task still inside, or an exit lost */
 		for (; !bpf_map_get_next_key(fd, prev, &next); prev = &key, key = next)
 			st->calls_open++;
 	}
 	if (c->opts.follow) {
-		const struct lbrsnap_follow_stats *fs = &c->objs[0]->bss->follow_stats;
+		const struct lbrsnap_follow_stats *fs = &c->bss[0]->follow_stats;
 
 		st->follow_added = fs->added;
 		st->follow_overflow = fs->overflow;
@@ -2130,6 +2159,12 @@ void capture__close(struct capture *c)
 	}
 	for (i = 0; c->objs && i < c->nr_objs; i++)
 		capture_bpf__destroy(c->objs[i]);
+	if (c->events_fd >= 0)
+		close(c->events_fd);
+	if (c->follow_fd >= 0)
+		close(c->follow_fd);
+	if (c->calls_fd >= 0)
+		close(c->calls_fd);
 	for (i = 0; c->bss && i < c->nr_objs; i++) {
 		if (c->bss[i])
 			munmap(c->bss[i], c->bss_len);
