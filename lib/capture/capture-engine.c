@@ -99,7 +99,7 @@ struct capture {
 	struct capture_bpf **objs;	/* NULL once attached, but where kept (keep_object) */
 	size_t nr_objs;
 	struct capture_bpf__bss **bss;	/* each object's .bss, mapped on its own */
-	size_t bss_len;
+	size_t bss_len;		/* bss_size in whole pages: what each mapping takes */
 	/* the maps all objects share, and their sizes, kept when the first object is closed */
 	int events_fd, follow_fd, calls_fd;
 	__u32 bss_size, ring_bytes;
@@ -924,6 +924,7 @@ static int keep_shared(struct capture *c, struct capture_bpf *skel, char *err, s
 		return ret;
 	}
 	c->bss_size = bpf_map__value_size(skel->maps.bss);
+	c->bss_len = (c->bss_size + getpagesize() - 1) & ~((size_t)getpagesize() - 1);
 	c->ring_bytes = bpf_map__max_entries(skel->maps.events);
 	if (!c->opts.follow)
 		return 0;
@@ -967,9 +968,6 @@ static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 		stays = c->opts.calls;
 	}
 
-	if (!c->bss_len)
-		c->bss_len = (bpf_map__value_size(skel->maps.bss) + getpagesize() - 1) &
-			     ~((size_t)getpagesize() - 1);
 	bss = mmap(NULL, c->bss_len, PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.bss), 0);
 	if (bss == MAP_FAILED) {
 		ret = -errno;

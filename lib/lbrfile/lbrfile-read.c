@@ -523,9 +523,14 @@ int lbrfile__open_each(const char *path, lbrfile_record_fn fn, void *ctx, struct
 			goto cleanup;
 		}
 		off += ALIGN(sec->size, 8);
-		/* indexing reads every record once: what it has read need not stay resident */
-		if (++nr_secs % LBRFILE_RELEASE_EVERY == 0)
+		/*
+		 * indexing reads every record once: what it has read need not stay resident (the
+		 * rest of the populated window too: the next section populates it again)
+		 */
+		if (++nr_secs % LBRFILE_RELEASE_EVERY == 0) {
 			lbrfile__release(f);
+			populated = 0;
+		}
 	}
 	/* A capture cut short (no END) is refused rather than read as if it were whole. */
 	err = ended ? 0 : -ENODATA;

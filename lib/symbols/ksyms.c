@@ -113,17 +113,13 @@ static size_t name_len(const struct ksyms *ks, __u32 off)
 	return q - p;
 }
 
-/* Module names are few: consecutive lines share one, so the last found is tried first */
+/* Module names are few: consecutive lines share one, so the last added is tried first */
 static int module_id(struct ksyms *ks, const char *name, size_t n, __u16 *id)
 {
-	size_t i = ks->nr_mods;
+	size_t i;
 	char **grown;
 
-	if (i && !strncmp(ks->mods[i - 1], name, n) && !ks->mods[i - 1][n]) {
-		*id = i;
-		return 0;
-	}
-	for (i = 0; i < ks->nr_mods; i++) {
+	for (i = ks->nr_mods; i-- > 0;) {
 		if (!strncmp(ks->mods[i], name, n) && !ks->mods[i][n]) {
 			*id = i + 1;
 			return 0;
@@ -310,20 +306,26 @@ static void *arena_alloc(struct ksyms *ks, size_t size)
 	return b->data + b->used - size;
 }
 
+/* The slot of key (entry index + 1) in t, of mask + 1 slots: its own, or the free one it takes */
+static struct made_slot *made_find(struct made_slot *t, size_t mask, __u32 key)
+{
+	size_t slot = key * 2654435761u & mask;
+
+	while (t[slot].idx && t[slot].idx != key)
+		slot = (slot + 1) & mask;
+	return &t[slot];
+}
+
 static int made_grow(struct ksyms *ks)
 {
-	size_t cap = ks->made ? (ks->made_mask + 1) * 2 : 256, i, slot;
+	size_t cap = ks->made ? (ks->made_mask + 1) * 2 : 256, i;
 	struct made_slot *n = calloc(cap, sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
 	for (i = 0; ks->made && i <= ks->made_mask; i++) {
-		if (!ks->made[i].idx)
-			continue;
-		slot = ks->made[i].idx * 2654435761u & (cap - 1);
-		while (n[slot].idx)
-			slot = (slot + 1) & (cap - 1);
-		n[slot] = ks->made[i];
+		if (ks->made[i].idx)
+			*made_find(n, cap - 1, ks->made[i].idx) = ks->made[i];
 	}
 	free(ks->made);
 	ks->made = n;
@@ -341,17 +343,15 @@ static const struct ksym *sym_at(const struct ksyms *cks, size_t i)
 	/* what is handed out is no part of the table's value: a const table makes it too */
 	struct ksyms *ks = (struct ksyms *)cks;
 	const struct ksym_ent *e = &ks->ents[i];
-	size_t slot, j = i + 1, n;
+	struct made_slot *ms;
+	size_t j = i + 1, n;
 	struct ksym *k;
 	char *name;
 
 	if (ks->made) {
-		slot = (i + 1) * 2654435761u & ks->made_mask;
-		while (ks->made[slot].idx) {
-			if (ks->made[slot].idx == i + 1)
-				return ks->made[slot].sym;
-			slot = (slot + 1) & ks->made_mask;
-		}
+		ms = made_find(ks->made, ks->made_mask, i + 1);
+		if (ms->idx)
+			return ms->sym;
 	}
 	if ((ks->nr_made + 1) * 2 > (ks->made ? ks->made_mask + 1 : 0) && made_grow(ks))
 		return NULL;
@@ -370,11 +370,10 @@ static const struct ksym *sym_at(const struct ksyms *cks, size_t i)
 	k->module = e->mod ? ks->mods[e->mod - 1] : NULL;
 	k->type = e->type;
 	k->trim = 0;
-	slot = (i + 1) * 2654435761u & ks->made_mask;
-	while (ks->made[slot].idx)
-		slot = (slot + 1) & ks->made_mask;
-	ks->made[slot].idx = i + 1;
-	ks->made[slot].sym = k;
+	/* the table may have grown since the look-up: its slot is found again */
+	ms = made_find(ks->made, ks->made_mask, i + 1);
+	ms->idx = i + 1;
+	ms->sym = k;
 	ks->nr_made++;
 	return k;
 }
