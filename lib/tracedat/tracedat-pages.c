@@ -31,6 +31,7 @@ struct tracedat_pages {
 	unsigned char *page;		/* the page being filled, inside out */
 	unsigned char *out;		/* finished pages not yet written */
 	size_t out_len, out_cap;
+	bool no_copy_range;		/* this output's file system refused copy_file_range() */
 };
 
 int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **out)
@@ -128,9 +129,6 @@ int tracedat_pages__copy_page(struct tracedat_pages *p, const void *page, __u64 
 	return next_page(p);
 }
 
-/* Whether copy_file_range() may serve: it stops being tried once the kernel refused it */
-static bool cfr_off;
-
 static bool cfr_unsupported(int err)
 {
 	return err == EXDEV || err == EINVAL || err == ENOSYS || err == EOPNOTSUPP;
@@ -152,12 +150,13 @@ int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t
 		return err;
 	p->page = p->out;
 	memset(p->page, 0, p->page_size);
-	while (in_fd >= 0 && !cfr_off && done < len) {
+	while (in_fd >= 0 && !p->no_copy_range && done < len) {
 		n = copy_file_range(in_fd, &off, p->fd, NULL, len - done, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && cfr_unsupported(errno)) {
-			cfr_off = true;
+			/* per output: another file of the same process may be elsewhere */
+			p->no_copy_range = true;
 			break;
 		}
 		if (n < 0)
