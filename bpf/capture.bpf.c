@@ -1017,6 +1017,43 @@ static __always_inline bool no_self_nesting(const __u32 idx)
 	       kind != LBRSNAP_KIND_USDT;
 }
 
+/*
+ * The filter-first checks (filter_first: only loads and conditional jumps, see there), apart
+ * from snap_body() so that nothing they compute lives on into it: a value kept for later
+ * would be spilled to the stack on the way to every rejection. Each rodata value is read
+ * once: the verifier removes the jumps its known value decides, not the loads behind them.
+ */
+static __always_inline bool first_rejects(const __u32 idx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tgid = task->tgid, want;
+	struct lbrsnap_slot_ctl *sc;
+	__u32 cpu;
+
+	if (tgid == self_tgid) {
+		__sync_fetch_and_add(&self_ctl[idx].hits, 1);
+		goto rejected;
+	}
+	want = filter_pid;
+	if (want && tgid != want)
+		goto rejected;
+	want = filter_tid;
+	if (want && task->pid != want)
+		goto rejected;
+	if (filter_comm_on && !task_comm_matches(task))
+		goto rejected;
+	return false;
+rejected:
+	/* no ticket taken: the counters' sum tells these from the others */
+	cpu = bpf_get_smp_processor_id();
+	sc = &ctl[ap_slot_base[idx] + (cpu & slot_mask)];
+	if (slot_per_cpu && no_self_nesting(idx))
+		sc->filtered++;
+	else
+		__sync_fetch_and_add(&sc->filtered, 1);
+	return true;
+}
+
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
 	__u32 args_size, ap, nargs, nstrs, ret_shift;
@@ -1034,30 +1071,12 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	__s64 ret = 0;
 	void *body;
 
-	if (filter_first) {
-		struct task_struct *task = bpf_get_current_task_btf();
-
-		tgid = task->tgid;
-		tid = task->pid;
-		if (tgid == self_tgid || (filter_pid && tgid != filter_pid) ||
-		    (filter_tid && tid != filter_tid) ||
-		    (filter_comm_on && !task_comm_matches(task))) {
-			/* no ticket taken: the counters' sum tells these from the others */
-			cpu = bpf_get_smp_processor_id();
-			sc = &ctl[ap_slot_base[idx] + (cpu & slot_mask)];
-			if (tgid == self_tgid)
-				__sync_fetch_and_add(&self_ctl[idx].hits, 1);
-			if (slot_per_cpu && no_self_nesting(idx))
-				sc->filtered++;
-			else
-				__sync_fetch_and_add(&sc->filtered, 1);
-			return 0;
-		}
-	}
+	if (filter_first && first_rejects(idx))
+		return 0;
 #ifdef LBRSNAP_PLANT_CALL
 	/* tests only: a helper call the static check must find before the snapshot */
 	if (filter_first)
-		tgid += bpf_get_prandom_u32();
+		tgid = bpf_get_prandom_u32();
 #endif
 	/* Call-free but for the CPU id, branch-free: address the slot, take a ticket, snapshot */
 	cpu = bpf_get_smp_processor_id();

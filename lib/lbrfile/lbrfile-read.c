@@ -27,7 +27,7 @@ struct rec_index {
 };
 
 /* Records read at a time in a pass; a block of the index */
-#define LBRFILE_BLOCK	4096
+#define LBRFILE_BLOCK	1024
 
 /* Bytes of the file the index pass populates at a time */
 #define LBRFILE_POPULATE	(1 << 20)
@@ -852,7 +852,12 @@ struct lbrfile_cursor {
 	size_t next_block;
 	struct rec_index *heap;
 	size_t nr, cap;
+	__u64 last_off;		/* the record returned last: its caller may still read it */
+	unsigned int pops;
 };
+
+/* Records a pass returns between two give-backs of what lies before the next to read again */
+#define LBRFILE_RELEASE_POPS	512
 
 static bool heap_less(const struct rec_index *x, const struct rec_index *y)
 {
@@ -881,7 +886,30 @@ int lbrfile_cursor__new(struct lbrfile *f, int cpu, struct lbrfile_cursor **out)
 		return -ENOMEM;
 	c->f = f;
 	c->cpu = cpu;
+	c->last_off = ~0ULL;
 	return 0;
+}
+
+/*
+ * Where what a pass has read of the capture may go back: the start of the block it walked
+ * last, or of the first record it reads again that lies after the start of the block before
+ * (those left in the heap to leave it later, and the one returned last). A record from
+ * further back, whose time is later than its neighbours', faults its page in again when it
+ * leaves the heap rather than keep every block since resident.
+ */
+static __u64 cursor__low(const struct lbrfile_cursor *c)
+{
+	const struct lbrfile *f = c->f;
+	__u64 floor = c->next_block >= 2 ? f->blocks[c->next_block - 2].off : 0;
+	__u64 low = f->blocks[c->next_block - 1].off;
+	size_t i;
+
+	if (c->last_off >= floor && c->last_off < low)
+		low = c->last_off;
+	for (i = 0; i < c->nr; i++)
+		if (c->heap[i].off >= floor && c->heap[i].off < low)
+			low = c->heap[i].off;
+	return low;
 }
 
 void lbrfile_cursor__free(struct lbrfile_cursor *c)
@@ -909,17 +937,20 @@ int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
 			return err;
 		c->next_block++;
 		/*
-		 * what was read of the capture goes back: a pass keeps a bounded part resident
-		 * (a block is walked whole, whether it holds this CPU's records or not). The
-		 * block just walked and the one before stay: their records are read again as
-		 * they leave the heap, and a page given back would be faulted in again.
+		 * What was read of the capture goes back after each block, so that a pass keeps
+		 * a part resident that does not grow with the records (a block is walked whole,
+		 * whether it holds this CPU's records or not, and one call may walk many): about
+		 * one block, and the records of the one before still to leave the heap
 		 */
-		if (c->next_block >= 2)
-			release_before(f, f->blocks[c->next_block - 2].off);
+		release_before(f, cursor__low(c));
 	}
 	if (!c->nr)
 		return -ENOENT;
 	r = rec_heap__pop(c->heap, &c->nr);
+	c->last_off = r.off;
+	/* the block before the last walked leaves as its records do, not all at the next walk */
+	if (++c->pops % LBRFILE_RELEASE_POPS == 0 && c->next_block)
+		release_before(f, cursor__low(c));
 	lbr_record__parse((const char *)f->map + r.off, r.size, rec);
 	return 0;
 }

@@ -14,7 +14,7 @@
 #include "unit.h"
 #include "lbrfile/lbrfile.h"
 
-#define NR_RECS		20000	/* about 5 of the reader's blocks */
+#define NR_RECS		20000	/* about 20 of the reader's blocks of 1024 */
 #define NR_CPUS		3
 
 static char dir[] = "/tmp/test-lbrfile-order-XXXXXX";
