@@ -948,8 +948,11 @@ int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
 		return -ENOENT;
 	r = rec_heap__pop(c->heap, &c->nr);
 	c->last_off = r.off;
-	/* the block before the last walked leaves as its records do, not all at the next walk */
-	if (++c->pops % LBRFILE_RELEASE_POPS == 0 && c->next_block)
+	/*
+	 * the block before the last walked leaves as its records do, not all at the next walk
+	 * (a record in the heap means a block was walked: cursor__low() has one to start from)
+	 */
+	if (++c->pops % LBRFILE_RELEASE_POPS == 0)
 		release_before(f, cursor__low(c));
 	lbr_record__parse((const char *)f->map + r.off, r.size, rec);
 	return 0;
