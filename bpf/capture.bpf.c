@@ -156,11 +156,17 @@ struct {
 } follow SEC(".maps");
 
 /*
- * --calls: each task's scope in progress, by tid (capture.h). Deleted when the scope ends
- * (its return reached snap_body) or its task exits inside it (lbrsnap_calls_died).
+ * --calls: each task's scope in progress (capture.h), in the slot of its tid's low bits. An
+ * array, not a hash by tid: the verifier inlines an array's lookup, so a traced call finds
+ * its task's state with a few loads instead of a hash's call, which the calls-cost bench
+ * measured at most of a call's cost. A slot is a task's while its owner is tid + 1: taken
+ * when the scope opens (a compare-and-swap from 0: a slot held by another task inside a scope
+ * leaves this scope untraced, counted as no room), given back when the scope ends (its
+ * return reached snap_body) or its task exits inside it (lbrsnap_calls_died). Without
+ * --calls one slot, which no task's low bits index, so every lookup misses.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);		/* LBRSNAP_CALLS_TASKS with --calls */
 	__type(key, __u32);
 	__type(value, struct lbrsnap_call_state);
@@ -175,7 +181,6 @@ struct {
 } call_funcs SEC(".maps");
 
 struct lbrsnap_calls_stats calls_stats;
-struct lbrsnap_call_state calls_zero;		/* a new scope's state, never written */
 /*
  * Each traced exit's branch snapshot, by CPU (capture.h): copied into the task's state only
  * when the exit becomes the error's origin, so the snapshot costs one helper call and no
@@ -822,21 +827,54 @@ static __always_inline void call_origin(void *ctx, struct call_snap_ref *sr,
 	}
 }
 
+/* The calls slot of tid (held by whichever task, or none) */
+static __always_inline struct lbrsnap_call_state *calls_slot(__u32 tid)
+{
+	__u32 k = tid & (LBRSNAP_CALLS_TASKS - 1);
+
+	return bpf_map_lookup_elem(&calls, &k);
+}
+
+/* The scope in progress of task tid, or NULL */
+static __always_inline struct lbrsnap_call_state *calls_find(__u32 tid)
+{
+	struct lbrsnap_call_state *cs = calls_slot(tid);
+
+	return cs && cs->owner == tid + 1 ? cs : NULL;
+}
+
+/*
+ * The scope of task tid ends (reason: calls_stats.ended or .died): its slot goes back, once.
+ * The exchange is fully ordered: every read of the state before it is done before another
+ * task can take the slot.
+ */
+static __always_inline void calls_release(struct lbrsnap_call_state *cs, __u32 tid,
+					  __u64 *reason)
+{
+	if (__sync_val_compare_and_swap(&cs->owner, tid + 1, 0) == tid + 1)
+		__sync_fetch_and_add(reason, 1);
+}
+
 /*
  * A traced function's entry (or, with fn 0, the scope's own: it opens the scope). Outside a
- * scope other functions cost a lookup only.
+ * scope other functions cost a slot's lookup only. The task's tid comes from its
+ * task_struct: 7.2's verifier inlines bpf_get_current_task_btf(), not the pid_tgid helper.
  */
 static __always_inline int call_enter_id(__u16 fn)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid, tgid = pid_tgid >> 32, d, i;
+	__u32 tid = bpf_get_current_task_btf()->pid, tgid, d, i;
 	struct lbrsnap_call_state *cs;
 	struct lbrsnap_call *c;
 	char comm[LBRSNAP_COMM_LEN];
 
-	cs = bpf_map_lookup_elem(&calls, &tid);
-	if (!cs) {
-		if (fn || tgid == self_tgid || (filter_pid && tgid != filter_pid) ||
+	cs = calls_slot(tid);
+	if (!cs)
+		return 0;
+	if (cs->owner != tid + 1) {
+		if (fn)
+			return 0;
+		tgid = bpf_get_current_pid_tgid() >> 32;
+		if (tgid == self_tgid || (filter_pid && tgid != filter_pid) ||
 		    (filter_tid && tid != filter_tid) ||
 		    (filter_follow && !bpf_map_lookup_elem(&follow, &tgid)))
 			return 0;
@@ -846,13 +884,17 @@ static __always_inline int call_enter_id(__u16 fn)
 			if (!comm_matches(comm))
 				return 0;
 		}
-		if (bpf_map_update_elem(&calls, &tid, &calls_zero, BPF_NOEXIST)) {
+		if (__sync_val_compare_and_swap(&cs->owner, 0, tid + 1)) {
 			__sync_fetch_and_add(&calls_stats.no_room, 1);
 			return 0;
 		}
-		cs = bpf_map_lookup_elem(&calls, &tid);
-		if (!cs)
-			return 0;
+		/* what a scope reads before writing it: the rest is written first */
+		cs->nr = 0;
+		cs->origin = 0;
+		cs->depth = 0;
+		cs->over = 0;
+		cs->dropped = 0;
+		cs->o_set = 0;
 		__sync_fetch_and_add(&calls_stats.scopes, 1);
 	}
 	cs->is_err = 0;
@@ -975,8 +1017,8 @@ static __always_inline int call_exit_from(void *ctx, const bool fexit)
 	__u64 v = 0;
 
 	CALL_SNAP_TAKE(sr);
-	tid = (__u32)bpf_get_current_pid_tgid();
-	cs = bpf_map_lookup_elem(&calls, &tid);
+	tid = bpf_get_current_task_btf()->pid;
+	cs = calls_find(tid);
 	if (!cs)
 		goto done;
 	fn = (__u16)bpf_get_attach_cookie(ctx);
@@ -1113,7 +1155,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	 * an exec or an exit may change in mid-scope.
 	 */
 	if (ap_flags[idx] & LBRSNAP_AP_CALLS)
-		cs = bpf_map_lookup_elem(&calls, &tid);
+		cs = calls_find(tid);
 	if (filter_follow && !bpf_map_lookup_elem(&follow, &tgid))
 		goto filtered;
 	bpf_get_current_comm(comm, sizeof(comm));
@@ -1356,10 +1398,8 @@ filtered:
 	 * path most events take; user space counts it as done minus the other ends (capture.h).
 	 */
 done:
-	if (cs) {
-		bpf_map_delete_elem(&calls, &tid);
-		__sync_fetch_and_add(&calls_stats.ended, 1);
-	}
+	if (cs)
+		calls_release(cs, tid, &calls_stats.ended);
 	__sync_fetch_and_add(&sc->done, 1);
 	return 0;
 }
@@ -1416,14 +1456,15 @@ int lbrsnap_call_exit(void *ctx)
 	return call_exit(ctx);
 }
 
-/* A task that exits inside a scope never reaches its return: counted, its state freed */
+/* A task that exits inside a scope never reaches its return: counted, its slot given back */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(lbrsnap_calls_died, struct task_struct *p)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct lbrsnap_call_state *cs = calls_find(tid);
 
-	if (!bpf_map_delete_elem(&calls, &tid))
-		__sync_fetch_and_add(&calls_stats.died, 1);
+	if (cs)
+		calls_release(cs, tid, &calls_stats.died);
 	return 0;
 }
 

@@ -95,7 +95,7 @@ static inline unsigned int lbrsnap_extra_size(unsigned int nr)
 /*
  * --calls SPEC: the call trace of a scope (F's entry to its return, F the attach point). While
  * a task is inside the scope, each entry and exit of a traced function is kept in the task's
- * call buffer (struct lbrsnap_call_state, a HASH keyed by tid); when the scope ends and its
+ * call buffer (struct lbrsnap_call_state, the calls array's slot of its tid); when the scope ends and its
  * record is kept, the buffer's calls follow the extra block (struct lbrsnap_calls), in entry
  * order, the scope's own function first (func 0, depth 0). Function ids index the capture's
  * META "calls.AP" list of names. Bounds: LBRSNAP_CALLS_DEPTH nested calls, LBRSNAP_MAX_CALLS
@@ -115,7 +115,7 @@ static inline unsigned int lbrsnap_extra_size(unsigned int nr)
 #define LBRSNAP_MAX_CALLS	64
 #define LBRSNAP_CALLS_DEPTH	64
 #define LBRSNAP_CALLS_NO_ORIGIN	0xffff
-#define LBRSNAP_CALLS_TASKS	1024	/* scopes in flight at once (tasks inside one) */
+#define LBRSNAP_CALLS_TASKS	1024	/* slots for scopes in flight, by tid's low bits */
 
 /* lbrsnap_call.flags */
 enum {
@@ -170,7 +170,7 @@ struct lbrsnap_call_state {
 	__u8 is_err;		/* an error is travelling up: no entry or success since */
 	__u16 over;		/* entries past LBRSNAP_CALLS_DEPTH not yet returned */
 	__u32 dropped;
-	__u32 reserved;
+	__u32 owner;		/* tid + 1 of the task whose scope this is; 0: a free slot */
 	__u16 frame_func[LBRSNAP_CALLS_DEPTH];	/* the open frames' functions */
 	__u16 frame_call[LBRSNAP_CALLS_DEPTH];	/* ... their index in call[], or NO_ORIGIN */
 	struct lbrsnap_call call[LBRSNAP_MAX_CALLS];

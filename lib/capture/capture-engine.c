@@ -1846,8 +1846,9 @@ static void calls_stats_print(const struct capture_stats *st, const char *who, F
 			"scope ]\n", who, (unsigned long long)cs->dropped, LBRSNAP_CALLS_DEPTH,
 			LBRSNAP_MAX_CALLS);
 	if (cs->no_room)
-		fprintf(out, "[ %s: calls: LOST %llu scopes untraced: %d tasks inside scopes at "
-			"once ]\n", who, (unsigned long long)cs->no_room, LBRSNAP_CALLS_TASKS);
+		fprintf(out, "[ %s: calls: LOST %llu scopes untraced: their task's slot (tid "
+			"modulo %d) held by another task inside a scope ]\n", who,
+			(unsigned long long)cs->no_room, LBRSNAP_CALLS_TASKS);
 	if (cs->mismatched)
 		fprintf(out, "[ %s: calls: %llu returns matched no open call (an entry lost) ]\n",
 			who, (unsigned long long)cs->mismatched);
@@ -2080,8 +2081,8 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	st->procs = proc_maps__nr_procs(c->maps);
 	st->procs_gone = proc_maps__nr_gone(c->maps);
 	if (c->opts.calls) {
-		__u32 key, next, *prev = NULL;
-		int fd = c->calls_fd;
+		struct lbrsnap_call_state cs;
+		__u32 key;
 
 		/* the scope's entry first: a scope left half traced would be counted open */
 		bpf_link__destroy(c->calls_sys_enter_link);
@@ -2091,9 +2092,10 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		c->calls_died_link = NULL;
 		st->calls = true;
 		st->calls_stats = c->bss[0]->calls_stats;
-		/* scopes left open: their task still inside, or an exit lost */
-		for (; !bpf_map_get_next_key(fd, prev, &next); prev = &key, key = next)
-			st->calls_open++;
+		/* scopes left open (their task still inside, or an exit lost): slots held */
+		for (key = 0; key < LBRSNAP_CALLS_TASKS; key++)
+			if (!bpf_map_lookup_elem(c->calls_fd, &key, &cs) && cs.owner)
+				st->calls_open++;
 	}
 	if (c->opts.follow) {
 		const struct lbrsnap_follow_stats *fs = &c->bss[0]->follow_stats;

@@ -6,7 +6,8 @@
 BENCH_BINS := $(OUT)/tests/bench/bench-attach $(OUT)/tests/bench/bench-run \
 	      $(OUT)/tests/bench/bench-callcost $(OUT)/tests/bench/reject-batches
 BENCH_OBJS := $(OUT)/tests/bench/empty.bpf.o $(OUT)/tests/bench/reference.bpf.o \
-	      $(OUT)/tests/bench/empty-reject.bpf.o $(OUT)/tests/bench/empty-fexit.bpf.o
+	      $(OUT)/tests/bench/empty-reject.bpf.o $(OUT)/tests/bench/empty-fexit.bpf.o \
+	      $(OUT)/tests/bench/clock-pair.bpf.o
 
 $(OUT)/tests/bench/bench-attach: $(OUT)/tests/bench/bench-attach.o
 	$(call msg,LINK,$@)

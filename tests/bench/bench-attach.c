@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * bench-attach OBJ [PROG]: load a BPF object, attach every program (or only the one named
- * PROG) where its section says, print "NAME prog_id=N" per attached program and "ready", then
- * hold the attachment until SIGINT or SIGTERM.
+ * bench-attach OBJ [PROG] [-- CMD...]: load a BPF object, attach every program (or only the
+ * one named PROG) where its section says, print "NAME prog_id=N" per attached program and
+ * "ready", then hold the attachment until SIGINT or SIGTERM, or with CMD until CMD, run as
+ * its child, exits (its exit status is bench-attach's): a meter run as CMD (bench-callcost)
+ * finds the programs in its parent, as it finds a tracer's.
  *
  * The benchmark reads the programs' run-time statistics with bpftool while this holds them,
  * exactly as it does for lbrsnap's own programs.
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -31,11 +34,20 @@ int main(int argc, char **argv)
 	struct bpf_object *obj;
 	struct bpf_program *prog;
 	struct bpf_prog_info info;
+	char **cmd = NULL;
+	int n = 0, i, ret = 1, status;
 	__u32 len;
-	int n = 0, i, ret = 1;
+	pid_t pid;
 
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: bench-attach OBJ.bpf.o [PROG]\n");
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			cmd = argv + i + 1;
+			argc = i;
+			break;
+		}
+	}
+	if ((argc != 2 && argc != 3) || (cmd && !*cmd)) {
+		fprintf(stderr, "usage: bench-attach OBJ.bpf.o [PROG] [-- CMD...]\n");
 		return 2;
 	}
 	/* installed before the attach, so a stop request never leaves a program attached */
@@ -79,6 +91,24 @@ int main(int argc, char **argv)
 	}
 	printf("ready\n");
 	fflush(stdout);
+	if (cmd) {
+		pid = fork();
+		if (pid < 0) {
+			fprintf(stderr, "bench-attach: fork: %s\n", strerror(errno));
+			goto cleanup;
+		}
+		if (!pid) {
+			execvp(cmd[0], cmd);
+			fprintf(stderr, "bench-attach: cannot run '%s': %s\n", cmd[0],
+				strerror(errno));
+			_exit(127);
+		}
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				goto cleanup;
+		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		goto cleanup;
+	}
 	while (!stop)
 		pause();
 	ret = 0;

@@ -11,11 +11,13 @@
 #	functions; what --calls adds to the time to first event (with minus without) is shown.
 #   calls-cost: cost per traced call (entry + exit) of --calls vfs_mkdir inside a scope
 #	against an empty fentry+fexit pair on vfs_mkdir (bpftrace 'kfunc:vfs_mkdir { }
-#	kretfunc:vfs_mkdir { }'), from the programs' own run time (kernel run-time statistics:
-#	run_time_ns / run_cnt, read around each of 20 batches of CALLS_COST_N / 20 mkdir+rmdir
-#	by bench-callcost), CALLS_COST_REPS runs of each alternating in one boot; a run's value is
-#	its median batch, the row's the median run. Target: ratio <= 1.5. Also the memory a task
-#	in flight holds (its call state, the BPF object's BTF size of struct lbrsnap_call_state).
+#	kretfunc:vfs_mkdir { }') and the floor of any call trace (clock-pair.bpf.o: a pair
+#	that reads the clock once in each program), from the programs' own run time (kernel
+#	run-time statistics: run_time_ns / run_cnt, read around each of 20 batches of
+#	CALLS_COST_N / 20 mkdir+rmdir by bench-callcost), CALLS_COST_REPS runs of each
+#	alternating in one boot; a run's value is its median batch, the row's the median run.
+#	Target: ratio <= 1.5. Also the memory a task in flight holds (its call state, the BPF
+#	object's BTF size of struct lbrsnap_call_state).
 #	CALLS_REPS=0 skips calls-attach's runs in the boot (calls-cost alone). With
 #	LBRSNAP_CALLS_BASE=PATH set, another lbrsnap (e.g. main's) is measured in the same runs.
 
@@ -121,7 +123,7 @@ calls_task_bytes() {
 }
 
 bench_calls-cost() {
-	local k out r per bad ours empty base sz t wo we
+	local k out r per bad ours empty clock base sz t wo we
 	local -A wlabel=([none]="untraced" [empty-pair]="empty fentry+fexit pair"
 			 [lbrsnap-scope]="lbrsnap scope, --calls on an uncalled function"
 			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir")
@@ -132,8 +134,8 @@ bench_calls-cost() {
 	bench_cmd "tests/vm/run-vm --kernel K -- tests/bench/calls-times $CALLS_REPS $CALLS_N $CALLS_COST_N $CALLS_COST_REPS"
 	sz=$(calls_task_bytes)
 	if [ -n "$sz" ]; then
-		bench_info "memory per task in flight (struct lbrsnap_call_state, a calls map entry)" \
-			"$sz bytes; $sz KiB for the map's 1024 tasks (LBRSNAP_CALLS_TASKS)"
+		bench_info "memory per task in flight (struct lbrsnap_call_state, a calls map slot)" \
+			"$sz bytes; $sz KiB for the map's 1024 slots (LBRSNAP_CALLS_TASKS)"
 	else
 		bench_fail "calls-cost: memory per task" "no struct lbrsnap_call_state in capture.bpf.o's BTF"
 	fi
@@ -155,6 +157,17 @@ bench_calls-cost() {
 		bench_row "$k: lbrsnap --calls vfs_mkdir, per call (entry + exit)" ns $ours
 		# shellcheck disable=SC2086
 		bench_row "$k: empty fentry+fexit pair (bpftrace), per call" ns $empty
+		# the floor: a pair that only reads the clock, as a call trace must at entry and exit
+		clock=$(calls_permed "$out" clock-pair run | tr '\n' ' ')
+		if [ -n "$clock" ]; then
+			# shellcheck disable=SC2086
+			bench_row "$k: clock-only fentry+fexit pair (clock-pair.bpf.o), per call" ns \
+				$clock
+			bench_info "$k: clock-only pair / empty pair (medians): the floor of any call trace" \
+				"$(bench_ratio "$clock" "$empty")"
+			bench_info "$k: lbrsnap --calls / clock-only pair (medians): the bookkeeping" \
+				"$(bench_ratio "$ours" "$clock")"
+		fi
 		# LBRSNAP_CALLS_BASE (calls-times): another binary's --calls, the same boot alternating
 		base=$(calls_permed "$out" base-calls run | tr '\n' ' ')
 		if [ -n "$base" ]; then
