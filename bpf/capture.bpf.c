@@ -163,7 +163,8 @@ struct {
  * when the scope opens (a compare-and-swap from 0: a slot held by another task inside a scope
  * leaves this scope untraced, counted as no room), given back when the scope ends (its
  * return reached snap_body) or its task exits inside it (lbrsnap_calls_died). Without
- * --calls one slot, which no task's low bits index, so every lookup misses.
+ * --calls one slot that nothing looks up: the call programs are not loaded and no attach
+ * point has LBRSNAP_AP_CALLS.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -105,10 +105,11 @@ bench_calls-attach() {
 	done
 }
 
-# calls_permed FILE TOOL WHAT: per run, the median over its batches of the programs' run time
-# per call (WHAT run: NS / (CNT / 2)) or of the wall time per mkdir+rmdir (WHAT wall)
+# calls_permed FILE TOOL WHAT [PER]: per run, the median over its batches of the programs' run
+# time per call (WHAT run: NS / (CNT / 2)) or of the wall time per step of a batch (WHAT wall:
+# PER steps a batch, default a mkdir+rmdir's)
 calls_permed() {
-	awk -v t="$2" -v w="$3" -v per=$((CALLS_COST_N / 20)) '$1 == "cbatch" && $2 == t {
+	awk -v t="$2" -v w="$3" -v per="${4:-$((CALLS_COST_N / 20))}" '$1 == "cbatch" && $2 == t {
 		if (w == "wall") print $3, $6 / per; else if ($5 > 0) print $3, $4 / ($5 / 2) }' "$1" |
 		sort -k1,1n -k2,2g |
 		awk '{ r[$1] = r[$1] " " $2; n[$1]++ }
@@ -123,10 +124,13 @@ calls_task_bytes() {
 }
 
 bench_calls-cost() {
-	local k out r per bad ours empty clock base sz t wo we why
+	local k out r per bad ours empty clock base sz t wo we why gper floor
 	local -A wlabel=([none]="untraced" [empty-pair]="empty fentry+fexit pair"
 			 [lbrsnap-scope]="lbrsnap scope, --calls on an uncalled function"
-			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir")
+			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir" [g-none]="untraced"
+			 [g-empty]="empty fentry+fexit pair on __task_pid_nr_ns"
+			 [g-scope]="lbrsnap scope, --calls on an uncalled function"
+			 [g-calls]="lbrsnap --calls __task_pid_nr_ns")
 
 	per=$((CALLS_COST_N / 20))
 	bench_section "calls-cost: run time per traced call (entry + exit), --calls vfs_mkdir in a" \
@@ -213,5 +217,39 @@ bench_calls-cost() {
 		bench_info "$k: added to a mkdir+rmdir (wall, medians; TCG noise): --calls / empty pair" \
 			"$wo ns / $we ns = $(awk -v a="$wo" -v b="$we" \
 				'BEGIN { if (b > 0) printf "%.2f", a / b; else print "none" }')"
+		# the whole cost of a traced call, from wall time over a call cheap enough for it to
+		# stand out: --calls over what its scope costs alone, the empty pair over untraced
+		gper=$(sed -n 's/^gper //p' "$out")
+		[ -n "$gper" ] || continue
+		for t in g-none g-empty g-scope g-calls; do
+			# shellcheck disable=SC2046 # one value per run
+			bench_row "$k: wall time per getppid, ${wlabel[$t]}" ns \
+				$(calls_permed "$out" "$t" wall "$gper")
+		done
+		# shellcheck disable=SC2046
+		wo=$(($(bench_median $(calls_permed "$out" g-calls wall "$gper")) -
+		      $(bench_median $(calls_permed "$out" g-scope wall "$gper"))))
+		# shellcheck disable=SC2046
+		we=$(($(bench_median $(calls_permed "$out" g-empty wall "$gper")) -
+		      $(bench_median $(calls_permed "$out" g-none wall "$gper"))))
+		bench_info "$k: whole cost per traced call (wall over getppid, medians)" \
+			"--calls $wo ns, empty pair $we ns"
+		# a call trace reads the clock twice: less added than that (the clock-only pair's
+		# run time over the empty pair's) is the guest's noise, not a measurement
+		floor=0
+		# shellcheck disable=SC2046
+		[ -n "$clock" ] && floor=$(($(bench_median $clock) - $(bench_median $empty)))
+		if [ "$wo" -lt "$floor" ]; then
+			bench_fail "calls-cost ($k): whole cost per traced call" \
+				"--calls added $wo ns, less than its two clock reads ($floor ns): noise"
+		elif [ "$we" -gt 0 ]; then
+			bench_target "calls-cost ($k): whole cost per traced call, --calls / empty pair" \
+				"$(awk -v a="$wo" -v b="$we" 'BEGIN { printf "%.2f", a / b }')" "<=" 1.5 x \
+				"per call its mechanism ($(sed -n 's/^mech //p' "$out" | head -1), the pair's an\
+ fentry+fexit trampoline) runs two programs that read the clock and keep a frame"
+		else
+			bench_fail "calls-cost ($k): whole cost per traced call" \
+				"the empty pair added nothing measurable to getppid ($we ns): noise"
+		fi
 	done
 }
