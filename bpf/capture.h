@@ -95,12 +95,12 @@ static inline unsigned int lbrsnap_extra_size(unsigned int nr)
 /*
  * --calls SPEC: the call trace of a scope (F's entry to its return, F the attach point). While
  * a task is inside the scope, each entry and exit of a traced function is kept in the task's
- * call buffer (struct lbrsnap_call_state, the calls array's slot of its tid); when the scope ends and its
- * record is kept, the buffer's calls follow the extra block (struct lbrsnap_calls), in entry
- * order, the scope's own function first (func 0, depth 0). Function ids index the capture's
- * META "calls.AP" list of names. Bounds: LBRSNAP_CALLS_DEPTH nested calls, LBRSNAP_MAX_CALLS
- * calls per scope; a call past either is counted in the block's dropped and the capture's
- * lbrsnap_calls_stats, never silently left out.
+ * call buffer (struct lbrsnap_call_state, the calls array's slot of its tid); when the scope
+ * ends and its record is kept, the buffer's calls follow the extra block (struct
+ * lbrsnap_calls), in entry order, the scope's own function first (func 0, depth 0). Function
+ * ids index the capture's META "calls.AP" list of names. Bounds: LBRSNAP_CALLS_DEPTH nested
+ * calls, LBRSNAP_MAX_CALLS calls per scope; a call past either is counted in the block's
+ * dropped and the capture's lbrsnap_calls_stats, never silently left out.
  *
  * The origin's snapshot (version 2): every traced exit takes its branch snapshot first, into
  * a per-CPU scratch (call_snap); when that exit becomes the error's origin, the scratch, the
