@@ -117,6 +117,20 @@ calls_permed() {
 			   printf "%.0f\n", m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 } }'
 }
 
+# calls_wall_added FILE PREFIX [PER]: "LBRSNAP EMPTY", what each adds per step to the wall
+# time (medians): PREFIXlbrsnap-calls over PREFIXlbrsnap-scope (the scopes alone), and
+# PREFIXempty-pair over PREFIXnone (untraced)
+calls_wall_added() {
+	local m=()
+	local t
+
+	for t in lbrsnap-calls lbrsnap-scope empty-pair none; do
+		# shellcheck disable=SC2046 # one value per run
+		m+=("$(bench_median $(calls_permed "$1" "$2$t" wall "${3:-}"))")
+	done
+	echo "$((m[0] - m[1])) $((m[2] - m[3]))"
+}
+
 # the task's call state: what a scope in flight holds in the calls map (BTF of the object)
 calls_task_bytes() {
 	bpftool btf dump file "$LBRSNAP_BUILD/bpf/capture.bpf.o" format raw 2> /dev/null |
@@ -127,10 +141,7 @@ bench_calls-cost() {
 	local k out r per bad ours empty clock base sz t wo we why gper floor
 	local -A wlabel=([none]="untraced" [empty-pair]="empty fentry+fexit pair"
 			 [lbrsnap-scope]="lbrsnap scope, --calls on an uncalled function"
-			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir" [g-none]="untraced"
-			 [g-empty]="empty fentry+fexit pair on __task_pid_nr_ns"
-			 [g-scope]="lbrsnap scope, --calls on an uncalled function"
-			 [g-calls]="lbrsnap --calls __task_pid_nr_ns")
+			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir")
 
 	per=$((CALLS_COST_N / 20))
 	bench_section "calls-cost: run time per traced call (entry + exit), --calls vfs_mkdir in a" \
@@ -208,12 +219,7 @@ bench_calls-cost() {
 			bench_row "$k: wall time per mkdir+rmdir, ${wlabel[$t]}" ns \
 				$(calls_permed "$out" "$t" wall)
 		done
-		# shellcheck disable=SC2046
-		wo=$(($(bench_median $(calls_permed "$out" lbrsnap-calls wall)) -
-		      $(bench_median $(calls_permed "$out" lbrsnap-scope wall))))
-		# shellcheck disable=SC2046
-		we=$(($(bench_median $(calls_permed "$out" empty-pair wall)) -
-		      $(bench_median $(calls_permed "$out" none wall))))
+		read -r wo we <<<"$(calls_wall_added "$out" "")"
 		bench_info "$k: added to a mkdir+rmdir (wall, medians; TCG noise): --calls / empty pair" \
 			"$wo ns / $we ns = $(awk -v a="$wo" -v b="$we" \
 				'BEGIN { if (b > 0) printf "%.2f", a / b; else print "none" }')"
@@ -221,23 +227,18 @@ bench_calls-cost() {
 		# stand out: --calls over what its scope costs alone, the empty pair over untraced
 		gper=$(sed -n 's/^gper //p' "$out")
 		[ -n "$gper" ] || continue
-		for t in g-none g-empty g-scope g-calls; do
+		for t in none empty-pair lbrsnap-scope lbrsnap-calls; do
 			# shellcheck disable=SC2046 # one value per run
-			bench_row "$k: wall time per getppid, ${wlabel[$t]}" ns \
-				$(calls_permed "$out" "$t" wall "$gper")
+			bench_row "$k: wall time per getppid, ${wlabel[$t]/vfs_mkdir/__task_pid_nr_ns}" \
+				ns $(calls_permed "$out" "g-$t" wall "$gper")
 		done
-		# shellcheck disable=SC2046
-		wo=$(($(bench_median $(calls_permed "$out" g-calls wall "$gper")) -
-		      $(bench_median $(calls_permed "$out" g-scope wall "$gper"))))
-		# shellcheck disable=SC2046
-		we=$(($(bench_median $(calls_permed "$out" g-empty wall "$gper")) -
-		      $(bench_median $(calls_permed "$out" g-none wall "$gper"))))
+		read -r wo we <<<"$(calls_wall_added "$out" g- "$gper")"
 		bench_info "$k: whole cost per traced call (wall over getppid, medians)" \
 			"--calls $wo ns, empty pair $we ns"
 		# a call trace reads the clock twice: less added than that (the clock-only pair's
 		# run time over the empty pair's) is the guest's noise, not a measurement
 		floor=0
-		# shellcheck disable=SC2046
+		# shellcheck disable=SC2086 # lists of numbers
 		[ -n "$clock" ] && floor=$(($(bench_median $clock) - $(bench_median $empty)))
 		if [ "$wo" -lt "$floor" ]; then
 			bench_fail "calls-cost ($k): whole cost per traced call" \
