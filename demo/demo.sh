@@ -22,7 +22,8 @@ if "$out/lbrsnap" record -e "fexit:$fn" --errors \
 	--calls 'filename_create,lookup_one_qstr_excl,vfs_mkdir,may_*' -o "$data" -- \
 	sh -c 'mkdir d; mkdir d; mkdir new' 2> err; then
 	cat err >&2
-	exec "$out/lbrsnap" report -i "$data"
+	"$out/lbrsnap" report -i "$data"
+	exit
 fi
 why=$(grep -v '^lbrsnap record: LBR is not available' err | head -1)
 echo "lbrsnap demo: fexit:$fn --calls would show the kernel's call tree of a failing" \
@@ -35,4 +36,5 @@ rm -f "$data"
 	--calls 'demo_filename_create,demo_lookup_excl,demo_vfs_mkdir,demo_may_*' \
 	-o "$data" -- "$out/demo/mkdir-demo" d d new
 [ -f "$data" ] || exit 1
-exec "$out/lbrsnap" report -i "$data"
+# not exec: the shell must live on to run the EXIT trap that removes $work
+"$out/lbrsnap" report -i "$data"
