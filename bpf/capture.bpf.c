@@ -860,8 +860,9 @@ static __always_inline void calls_release(struct lbrsnap_call_state *cs, __u32 t
  * A traced function's entry (or, with fn 0, the scope's own: it opens the scope). Outside a
  * scope other functions cost a slot's lookup only. The task's tid comes from its
  * task_struct: 7.2's verifier inlines bpf_get_current_task_btf(), not the pid_tgid helper.
+ * Returns whether the task is inside a scope: only then does the exit have anything to do.
  */
-static __always_inline int call_enter_id(__u16 fn)
+static __always_inline bool call_enter_id(__u16 fn)
 {
 	__u32 tid = bpf_get_current_task_btf()->pid, tgid, d, i;
 	struct lbrsnap_call_state *cs;
@@ -870,24 +871,24 @@ static __always_inline int call_enter_id(__u16 fn)
 
 	cs = calls_slot(tid);
 	if (!cs)
-		return 0;
+		return false;
 	if (cs->owner != tid + 1) {
 		if (fn)
-			return 0;
+			return false;
 		tgid = bpf_get_current_pid_tgid() >> 32;
 		if (tgid == self_tgid || (filter_pid && tgid != filter_pid) ||
 		    (filter_tid && tid != filter_tid) ||
 		    (filter_follow && !bpf_map_lookup_elem(&follow, &tgid)))
-			return 0;
+			return false;
 		/* sys_enter opens a scope per syscall: --comm keeps other tasks out of the map */
 		if (filter_comm_on) {
 			bpf_get_current_comm(comm, sizeof(comm));
 			if (!comm_matches(comm))
-				return 0;
+				return false;
 		}
 		if (__sync_val_compare_and_swap(&cs->owner, 0, tid + 1)) {
 			__sync_fetch_and_add(&calls_stats.no_room, 1);
-			return 0;
+			return false;
 		}
 		/* what a scope reads before writing it: the rest is written first */
 		cs->nr = 0;
@@ -905,7 +906,7 @@ static __always_inline int call_enter_id(__u16 fn)
 		cs->over++;
 		cs->dropped++;
 		__sync_fetch_and_add(&calls_stats.dropped, 1);
-		return 0;
+		return true;
 	}
 	i = cs->nr;
 	if (i < LBRSNAP_MAX_CALLS) {
@@ -929,12 +930,13 @@ static __always_inline int call_enter_id(__u16 fn)
 	cs->frame_func[d] = fn;
 	cs->frame_call[d] = i;
 	cs->depth = d + 1;
-	return 0;
+	return true;
 }
 
 static __always_inline int call_enter(void *ctx)
 {
-	return call_enter_id(bpf_get_attach_cookie(ctx));
+	call_enter_id(bpf_get_attach_cookie(ctx));
+	return 0;
 }
 
 /*
@@ -1470,8 +1472,9 @@ int BPF_PROG(lbrsnap_calls_died, struct task_struct *p)
 }
 
 /*
- * --calls over kernel functions (call-mech.c picks the mechanism per kernel): a pair of
- * kprobe-multi links, or fentry/fexit clones of these per function. The function id is the
+ * --calls over kernel functions (call-mech.c picks the mechanism per kernel): one
+ * kprobe.session link, a pair of kprobe-multi links, or fentry/fexit clones of these per
+ * function. The function id is the
  * link's cookie and the return value comes from the helper or the registers, never from ctx's
  * arguments, so that tracing_multi can reload them as fentry.multi and fexit.multi.
  */
@@ -1499,11 +1502,52 @@ int lbrsnap_kcall_kretprobe(void *ctx)
 	return call_exit(ctx);
 }
 
+/* 6.10+'s kprobe.session run context (kernel/trace/bpf_trace.c), its field found by CO-RE */
+struct bpf_session_run_ctx___lbr {
+	struct bpf_run_ctx run_ctx;
+	bool is_return;
+} __attribute__((preserve_access_index));
+
+/* 6.2+; the verifier inlines it (a register move) */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+
+/*
+ * Whether a kprobe.session program runs for the return. Not bpf_session_is_return(): its
+ * prototype gained an argument in 7.0, and libbpf 1.1 refuses to load an object whose
+ * extern matches neither kernel's. The run context current->bpf_ctx points at says it.
+ */
+static __always_inline bool session_is_return(void)
+{
+	struct bpf_session_run_ctx___lbr *sc;
+
+	sc = bpf_rdonly_cast(bpf_get_current_task_btf()->bpf_ctx,
+			     bpf_core_type_id_kernel(struct bpf_session_run_ctx___lbr));
+	return sc->is_return;
+}
+
+/*
+ * kprobe.session (6.10+): one program for a function's entry and its return, on one fprobe,
+ * so that a call costs the kernel one ftrace callback, not the two of a kprobe-multi pair's
+ * links. An entry outside every scope returns 1, and the kernel then skips that call's return
+ * altogether. capture-engine.c loads it as BPF_TRACE_KPROBE_SESSION (libbpf 1.1 knows no such
+ * section). Where the kernel does not inline bpf_get_current_task_btf() (before 7.2) an exit's
+ * snapshot has its call and return as the newest branches, which the tracing-path trim
+ * (lib/symbols/trim.c) drops.
+ */
+SEC("kprobe.multi")
+int lbrsnap_kcall_session(void *ctx)
+{
+	if (session_is_return())
+		return call_exit(ctx);
+	return !call_enter_id(bpf_get_attach_cookie(ctx));
+}
+
 /* raw_tp:sys_exit's scope opens at the task's sys_enter (no cookie on raw_tp before 6.10) */
 SEC("raw_tp/sys_enter")
 int lbrsnap_calls_sys_enter(void *ctx)
 {
-	return call_enter_id(0);
+	call_enter_id(0);
+	return 0;
 }
 
 #define DEFINE_PROGS(i)								\

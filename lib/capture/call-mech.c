@@ -60,6 +60,23 @@ static void ctx_release(struct call_mech_ctx *m)
 	m->cap_links = m->cap_fds = 0;
 }
 
+/* Functions [first, first + nr): their names and, alongside, their ids as cookies */
+static int names_cookies(const struct call_mech_ctx *m, size_t first, size_t nr,
+			 const char ***syms, __u64 **cookies)
+{
+	size_t i;
+
+	*syms = calloc(nr, sizeof(**syms));
+	*cookies = calloc(nr, sizeof(**cookies));
+	if (!*syms || !*cookies)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		(*syms)[i] = m->funcs->names[first + i];
+		(*cookies)[i] = first + i;
+	}
+	return 0;
+}
+
 /* kprobe-multi: one entry link and one return link, cookies the function ids */
 static int kmulti_probe(char *why, size_t why_len)
 {
@@ -69,20 +86,12 @@ static int kmulti_probe(char *why, size_t why_len)
 static int kmulti_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool exits,
 			 char *err, size_t err_len)
 {
-	const char **syms = calloc(nr, sizeof(*syms));
-	__u64 *cookies = calloc(nr, sizeof(*cookies));
+	const char **syms;
+	__u64 *cookies;
 	struct bpf_link *link;
-	size_t i;
-	int ret = 0, ex;
+	int ret, ex;
 
-	if (!syms || !cookies) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		syms[i] = m->funcs->names[first + i];
-		cookies[i] = first + i;
-	}
+	ret = names_cookies(m, first, nr, &syms, &cookies);
 	for (ex = exits; ex >= 0 && !ret; ex--) {
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies,
 			    .cnt = nr, .retprobe = ex);
@@ -97,7 +106,42 @@ static int kmulti_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool 
 		}
 		ret = ctx_add_link(m, link);
 	}
-out:
+	free(syms);
+	free(cookies);
+	return ret;
+}
+
+/*
+ * kprobe.session (6.10+): the traced functions on one link of the session program, entry and
+ * return on one fprobe (a kprobe-multi pair puts two on every function, and ftrace then walks
+ * a list of callbacks per call); the scope's own entry on a kprobe-multi entry link.
+ */
+static int session_probe(char *why, size_t why_len)
+{
+	return kernel_feature__probe(KFEAT_KPROBE_SESSION, why, why_len);
+}
+
+static int session_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool exits,
+			  char *err, size_t err_len)
+{
+	const char **syms;
+	__u64 *cookies;
+	int ret, fd;
+
+	if (!exits)
+		return kmulti_attach(m, first, nr, false, err, err_len);
+	ret = names_cookies(m, first, nr, &syms, &cookies);
+	if (!ret) {
+		fd = kernel_feature__session_link(bpf_program__fd(m->exit), syms, cookies, nr);
+		if (fd < 0) {
+			ret = fd;
+			snprintf(err, err_len, "cannot attach --calls %s (%zu function%s, a "
+				 "kprobe.session link): %s", nr == 1 ? syms[0] : "functions", nr,
+				 nr == 1 ? "" : "s", strerror(-ret));
+		} else {
+			ret = ctx_add_fd(m, fd);
+		}
+	}
 	free(syms);
 	free(cookies);
 	return ret;
@@ -269,6 +313,11 @@ static const struct call_mech kernel_mechs[] = {
 		.needs = "tracing_multi links (7.2)",
 		.probe = tmulti_probe, .attach = tmulti_attach, .detach = ctx_release,
 		.progs = "fentry",
+	},
+	{
+		.name = "kprobe.session", .needs = "kprobe.session links (6.10+, CONFIG_FPROBE)",
+		.probe = session_probe, .attach = session_attach, .detach = ctx_release,
+		.progs = "session",
 	},
 	{
 		.name = "kprobe-multi", .needs = "kprobe-multi links (5.18+, CONFIG_FPROBE)",

@@ -4,7 +4,8 @@
  * kernel feature it needs and how that is probed, attach, detach), the first whose probe
  * passes on the running kernel chosen, never a version number. Kernel functions take the
  * programs lbrsnap_kcall_* of bpf/capture.bpf.c: each reads the function id from its link's
- * cookie and the return value from bpf_get_func_ret() (fexit) or the registers (kretprobe).
+ * cookie and the return value from bpf_get_func_ret() (fexit) or the registers (kretprobe,
+ * kprobe.session).
  */
 #ifndef LBRSNAP_CALL_MECH_H
 #define LBRSNAP_CALL_MECH_H
@@ -45,7 +46,10 @@ struct call_mech {
 	int (*attach)(struct call_mech_ctx *m, size_t first, size_t nr, bool exits, char *err,
 		      size_t err_len);
 	void (*detach)(struct call_mech_ctx *m);
-	/* the skeleton's programs it loads: "kprobe" (kcall_kprobe/kretprobe) or "fentry" */
+	/*
+	 * the skeleton's programs it loads: "kprobe" (kcall_kprobe/kretprobe), "session"
+	 * (kcall_kprobe for the scope's entry, kcall_session) or "fentry"
+	 */
 	const char *progs;
 };
 

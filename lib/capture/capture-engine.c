@@ -42,6 +42,7 @@
 #include "capture/call-mech.h"
 #include "capture/attach-spec.h"
 #include "capture/capture-engine.h"
+#include "capture/kernel-features.h"
 #include "capture/kprobe-multi.h"
 #include "symbols/ksyms.h"
 #include "capture/lbr-enable.h"
@@ -504,18 +505,23 @@ static int calls_autoload(struct capture *c, struct capture_bpf *skel, bool firs
 {
 	const char *progs = c->calls_mech ? c->calls_mech->progs : "";
 	bool user = !c->calls_mech, fentry = first && !strcmp(progs, "fentry");
+	bool session = first && !strcmp(progs, "session");
 	int ret = 0;
 
 	bpf_program__set_autoload(skel->progs.lbrsnap_call_entry, first && user);
 	bpf_program__set_autoload(skel->progs.lbrsnap_call_exit, first && user);
 	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kprobe,
-				  first && !strcmp(progs, "kprobe"));
+				  first && (!strcmp(progs, "kprobe") || session));
 	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kretprobe,
 				  first && !strcmp(progs, "kprobe"));
+	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_session, session);
 	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_fentry, fentry);
 	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_fexit, fentry);
 	bpf_program__set_autoload(skel->progs.lbrsnap_calls_sys_enter,
 				  first && c->set.v[c->calls_ap].kind == LBRSNAP_KIND_RAW_TP);
+	if (session)
+		ret = bpf_program__set_expected_attach_type(skel->progs.lbrsnap_kcall_session,
+							    KFEAT_ATTACH_KPROBE_SESSION);
 	if (fentry) {
 		ret = bpf_program__set_attach_target(skel->progs.lbrsnap_kcall_fentry, 0,
 						     c->calls.names[1]);
@@ -674,6 +680,21 @@ static void say_loading(struct capture *c, bool start)
 	c->said_loading = true;
 }
 
+/* The loaded programs the kernel mechanism attaches (calls_autoload() loaded them) */
+static void calls_mech_progs(struct capture *c, struct capture_bpf *skel)
+{
+	const char *progs = c->calls_mech->progs;
+
+	if (!strcmp(progs, "fentry")) {
+		c->calls_mctx.entry = skel->progs.lbrsnap_kcall_fentry;
+		c->calls_mctx.exit = skel->progs.lbrsnap_kcall_fexit;
+		return;
+	}
+	c->calls_mctx.entry = skel->progs.lbrsnap_kcall_kprobe;
+	c->calls_mctx.exit = !strcmp(progs, "session") ? skel->progs.lbrsnap_kcall_session :
+							 skel->progs.lbrsnap_kcall_kretprobe;
+}
+
 /*
  * --calls: each function's return type, then its probes (an entry and a return, its id as
  * the cookie), the scope's own entry last, so that a scope opens with every probe in place.
@@ -711,12 +732,7 @@ static int attach_calls(struct capture *c, char *err, size_t err_len)
 	if (c->calls_mech) {
 		c->calls_mctx.funcs = &c->calls;
 		c->calls_mctx.spec = c->opts.calls;
-		c->calls_mctx.entry = !strcmp(c->calls_mech->progs, "kprobe") ?
-				      skel->progs.lbrsnap_kcall_kprobe :
-				      skel->progs.lbrsnap_kcall_fentry;
-		c->calls_mctx.exit = !strcmp(c->calls_mech->progs, "kprobe") ?
-				     skel->progs.lbrsnap_kcall_kretprobe :
-				     skel->progs.lbrsnap_kcall_fexit;
+		calls_mech_progs(c, skel);
 		t0 = now_ns();
 		ret = call_mech__attach(c->calls_mech, &c->calls_mctx,
 					t->kind != LBRSNAP_KIND_RAW_TP, err, err_len);

@@ -21,7 +21,7 @@
 #include "capture/kernel-features.h"
 
 /* enum bpf_attach_type values of newer kernels (7.2.13's BTF, libbpf HEAD's bpf.h) */
-#define ATTACH_KPROBE_SESSION	56
+#define ATTACH_KPROBE_SESSION	KFEAT_ATTACH_KPROBE_SESSION
 #define ATTACH_TRACE_FSESSION	58
 #define ATTACH_FENTRY_MULTI	59
 #define ATTACH_FEXIT_MULTI	60
@@ -175,6 +175,20 @@ cleanup:
 	if (prog_fd >= 0)
 		close(prog_fd);
 	return ret;
+}
+
+int kernel_feature__session_link(int prog_fd, const char *const *syms, const __u64 *cookies,
+				 __u32 cnt)
+{
+	union link_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_fd = prog_fd;
+	attr.attach_type = ATTACH_KPROBE_SESSION;
+	attr.kprobe_multi.cnt = cnt;
+	attr.kprobe_multi.syms = (__u64)(unsigned long)syms;
+	attr.kprobe_multi.cookies = (__u64)(unsigned long)cookies;
+	return link_create(&attr);
 }
 
 int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len)

@@ -7,6 +7,7 @@
 #define LBRSNAP_KERNEL_FEATURES_H
 
 #include <stddef.h>
+#include <linux/types.h>
 
 enum kernel_feature {
 	KFEAT_KPROBE_SESSION,		/* kprobe.session (v6.10) */
@@ -28,5 +29,17 @@ const char *kernel_feature__name(enum kernel_feature f);
  * worked, else a negative errno with a description of the refusing step in why.
  */
 int kernel_feature__probe(enum kernel_feature f, char *why, size_t why_len);
+
+/* BPF_TRACE_KPROBE_SESSION, for a program loaded as kprobe.session (libbpf 1.1 has no name) */
+#define KFEAT_ATTACH_KPROBE_SESSION	56
+
+/*
+ * A kprobe.session link of prog_fd (loaded with KFEAT_ATTACH_KPROBE_SESSION) on the cnt
+ * functions named by syms, with cookies alongside: libbpf 1.1's bpf_link_create() takes
+ * kprobe-multi options only for BPF_TRACE_KPROBE_MULTI. Returns the link fd or a negative
+ * errno.
+ */
+int kernel_feature__session_link(int prog_fd, const char *const *syms, const __u64 *cookies,
+				 __u32 cnt);
 
 #endif

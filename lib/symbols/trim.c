@@ -32,6 +32,7 @@ static const char *const exact_names[] = {
 	"prepare_ftrace_return",
 	"function_graph_enter",
 	"function_graph_enter_regs",	/* 6.14+: fprobe (kprobe-multi) entries run over fgraph */
+	"bpf_get_current_task_btf",	/* kprobe.session's --calls program, before its snapshot */
 	"__SCT__perf_snapshot_branch_stack",
 	/* uprobes: the breakpoint's handling on the way back to user mode, to the program */
 	"uprobe_notify_resume",

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Sections "calls-attach" and "calls-cost": what --calls costs, per mechanism, in one boot of
 # a QEMU guest per kernel of CALLS_KERNELS (default 6.1 6.12 7.2: fentry/fexit pairs,
-# kprobe-multi and tracing_multi, as each kernel's probes choose; the host has neither fexit
+# kprobe.session and tracing_multi, as each kernel's probes choose; the host has neither fexit
 # nor kprobes). tests/bench/calls-times runs in the guest; both sections read the same boot.
 #   calls-attach: lbrsnap record -e fexit:do_mkdirat --calls LIST over CALLS_N (500) functions
 #	against bpftrace attaching kfunc and kretfunc to the same LIST, and the same record

@@ -186,7 +186,9 @@ function finish() {
 		next
 	finish()
 	# lbrsnap_call_exit, lbrsnap_kcall_*: --calls traced exits, whose snapshot is kept if it
-	# is the origin
+	# is the origin. Not lbrsnap_kcall_session: the entry's program too, it reads which one
+	# it is before the exit's snapshot, through bpf_get_current_task_btf(), a call before
+	# 7.2; the tracing-path trim drops that call's two branches by name (lib/symbols/trim.c).
 	if (name ~ /^lbrsnap_(fexit|rawtp|tpbtf|mem|uprobe|uretprobe|usdt|kprobe|kretprobe)_[0-9]+$/ ||
 	    name ~ /^lbrsnap_(call_exit|kcall_fexit|kcall_kretprobe)$/)
 		prog = name

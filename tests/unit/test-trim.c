@@ -330,6 +330,9 @@ static void test_names(void)
 	CU_ASSERT(trim__is_tracing_func("fprobe_return", NULL));
 	CU_ASSERT(trim__is_tracing_func("ftrace_return_to_handler", NULL));
 	CU_ASSERT_FALSE(trim__is_tracing_func("filename_mkdirat", NULL));
+	/* kprobe.session's --calls program asks before its exit's snapshot (6.12's kallsyms) */
+	CU_ASSERT(trim__is_tracing_func("bpf_get_current_task_btf", NULL));
+	CU_ASSERT_FALSE(trim__is_tracing_func("bpf_get_current_task", NULL));
 }
 
 /* bpf_get_stack() from a raw_tp program: the tracepoint glue is innermost */

@@ -14,8 +14,8 @@
 # named "mkdir"). Every scope counted: a task killed (kill -9) while blocked inside the
 # traced hrtimer_nanosleep and the tasks that exit (exit_group never returns) die inside a
 # sys_exit scope, and the closing line adds up. The mechanism -v names is the kernel's:
-# tracing_multi where the kernel has its links (7.2), else kprobe-multi where it has
-# kprobe-multi links (6.12), fentry/fexit pairs on 6.1.
+# tracing_multi where the kernel has its links (7.2), else kprobe.session where it has
+# kprobe.session links (6.12), fentry/fexit pairs on 6.1.
 # MKDIRAT is do_mkdirat, filename_mkdirat on 7.2 (probed in kallsyms, said below).
 . "$(dirname "$0")/../lib/test.sh"
 . "$(dirname "$0")/guest-ret-load.sh"
@@ -25,7 +25,7 @@ echo "# $k: the mkdirat function is $MKDIRAT"
 
 case $k in
 6.1) mech=fentry-fexit; origin=filename_create ;;
-6.12) mech=kprobe-multi; origin=filename_create ;;
+6.12) mech=kprobe.session; origin=filename_create ;;
 *) mech='tracing_multi (fentry.multi+fexit.multi)'; origin=lookup_one_qstr_excl ;;
 esac
 
