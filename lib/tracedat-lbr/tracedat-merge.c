@@ -920,35 +920,47 @@ static int page_run__put(struct merge *mg, struct page_run *run)
 	return err;
 }
 
-/*
- * One page of the recording (read from in_off): copied whole when no capture record goes
- * between its events and its times need no shift (added to run, written with the pages
- * next to it), else event by event with the capture's records in between, after run.
- * Events as libtracecmd gives them (its kbuffer walks the page).
- */
-static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page,
-		     __u64 in_off, struct page_run *run)
+/* A page's times as the event loop below would read them, with kbuffer */
+static void page_times_kbuffer(struct merge *mg, unsigned char *page,
+			       struct tracedat_page_times *t)
 {
-	unsigned long long ts, last = 0;
-	size_t nr = 0;
+	unsigned long long ts;
 	void *data;
-	int missed, err;
 
-	if (kbuffer_load_subbuffer(mg->kbuf, page) < 0)
-		return -EINVAL;
-	missed = kbuffer_missed_events(mg->kbuf);
+	memset(t, 0, sizeof(*t));
+	t->ordered = t->known = true;
+	kbuffer_load_subbuffer(mg->kbuf, page);
+	t->missed = kbuffer_missed_events(mg->kbuf) != 0;
 	for (data = kbuffer_read_event(mg->kbuf, &ts); data;
 	     data = kbuffer_next_event(mg->kbuf, &ts)) {
-		if (ts < last)
-			break;		/* event by event: the encoder says where */
-		last = ts;
-		nr++;
+		if (t->nr && ts < t->last_ns) {
+			t->ordered = false;
+			break;
+		}
+		if (!t->nr++)
+			t->first_ns = ts;
+		t->last_ns = ts;
 	}
-	if (!nr)
+}
+
+/*
+ * One page of the recording (read from in_off), its times t from the check's walk: copied
+ * whole when no capture record goes between its events and its times need no shift (added
+ * to run, written with the pages next to it), else event by event with the capture's records
+ * in between, after run. Events as libtracecmd gives them (its kbuffer walks the page).
+ */
+static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page,
+		     __u64 in_off, struct page_run *run, struct tracedat_page_times *t)
+{
+	unsigned long long ts;
+	void *data;
+	int err;
+
+	if (!t->known)
+		page_times_kbuffer(mg, page, t);
+	if (!t->nr)
 		return 0;
-	if (!data && !mg->ts_offset && lbr_cursor__none_before(mg, lc, last)) {
-		kbuffer_load_subbuffer(mg->kbuf, page);
-		data = kbuffer_read_event(mg->kbuf, &ts);
+	if (t->ordered && !mg->ts_offset && lbr_cursor__none_before(mg, lc, t->last_ns)) {
 		if (run->len && run->start + run->len != page) {
 			err = page_run__put(mg, run);
 			if (err)
@@ -959,14 +971,14 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 			run->in_off = in_off;
 		}
 		run->len += mg->meta.page_size;
-		run->last_ts = last;
-		mg->q.last_ts = last;
-		mg->st->kernel_events += nr;
-		mg->st->kernel_missed += missed != 0;
-		if (buffer == 0 && (!mg->rec_at.last_ns || ts < mg->rec_at.first_ns))
-			mg->rec_at.first_ns = ts;
-		if (buffer == 0 && last > mg->rec_at.last_ns)
-			mg->rec_at.last_ns = last;
+		run->last_ts = t->last_ns;
+		mg->q.last_ts = t->last_ns;
+		mg->st->kernel_events += t->nr;
+		mg->st->kernel_missed += t->missed;
+		if (buffer == 0 && (!mg->rec_at.last_ns || t->first_ns < mg->rec_at.first_ns))
+			mg->rec_at.first_ns = t->first_ns;
+		if (buffer == 0 && t->last_ns > mg->rec_at.last_ns)
+			mg->rec_at.last_ns = t->last_ns;
 		return 0;
 	}
 	if (run->len) {
@@ -989,11 +1001,11 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 
 /* A page read here, checked as tracedat_input__read_layout() would have before the copy */
 static int check_page(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
-		      const unsigned char *page, size_t index)
+		      const unsigned char *page, size_t index, struct tracedat_page_times *t)
 {
 	char why[192];
 
-	if (!tracedat_check__page(page, mg->meta.page_size, index, why, sizeof(why)))
+	if (!tracedat_check__page_times(page, mg->meta.page_size, index, t, why, sizeof(why)))
 		return 0;
 	mg->damaged = true;
 	return fail(mg, -EINVAL, "%s: buffer '%s' CPU %u: %s", mg->input,
@@ -1005,6 +1017,7 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 			  struct lbr_cursor *lc)
 {
 	size_t ps = mg->meta.page_size, chunk = READ_BYTES / ps * ps ?: ps, n, i;
+	struct tracedat_page_times t;
 	struct page_run run = { 0 };
 	__u64 off;
 	ssize_t got;
@@ -1025,8 +1038,9 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 		if ((size_t)got != n)
 			return -EIO;
 		for (i = 0; i < n; i += ps) {
-			err = check_page(mg, buffer, d, mg->rbuf + i, (off + i) / ps) ?:
-			      copy_page(mg, buffer, lc, mg->rbuf + i, d->offset + off + i, &run);
+			err = check_page(mg, buffer, d, mg->rbuf + i, (off + i) / ps, &t) ?:
+			      copy_page(mg, buffer, lc, mg->rbuf + i, d->offset + off + i, &run,
+					&t);
 			if (err)
 				return err;
 		}

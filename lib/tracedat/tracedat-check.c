@@ -21,6 +21,7 @@
 #define TYPE_TIME_STAMP		31
 /* kbuffer reads the commit count through this mask; the bits above are flags */
 #define COMMIT_MASK		((1U << 27) - 1)
+#define MISSED_EVENTS		(1ULL << 31)	/* events were lost before this page */
 
 bool tracedat_check__text(const void *data, size_t size)
 {
@@ -117,10 +118,16 @@ static __u32 word(const unsigned char *p)
 	return v;
 }
 
-/* One page: its commit count, then each event's extent, within the page. */
-static int check_page(const unsigned char *page, unsigned int page_size, char *why, size_t len)
+/*
+ * One page: its commit count, then each event's extent, within the page. With t, also the
+ * times of its data events as kbuffer reads them: the page's stamp plus every event's delta
+ * (padding's too: a discarded event keeps its delta), a time extend's high bits included.
+ * kbuffer versions differ on an absolute time stamp: a page with one is not timed here.
+ */
+static int check_page(const unsigned char *page, unsigned int page_size,
+		      struct tracedat_page_times *t, char *why, size_t len)
 {
-	__u64 commit;
+	__u64 commit, ts = 0;
 	size_t size, i = 0, ext;
 	__u32 w, type, l;
 
@@ -130,16 +137,29 @@ static int check_page(const unsigned char *page, unsigned int page_size, char *w
 		snprintf(why, len, "commit count %zu exceeds the page", size);
 		return -EINVAL;
 	}
+	if (t) {
+		memset(t, 0, sizeof(*t));
+		memcpy(&ts, page, 8);
+		t->ordered = t->known = true;
+		/* kbuffer says so at the page's first record only if that is an event */
+		t->missed = (commit & MISSED_EVENTS) && size >= 4 &&
+			    (word(page + TRACEDAT_PAGE_HEADER) & 31) <= TYPE_LEN_DATA_MAX;
+	}
 	page += TRACEDAT_PAGE_HEADER;
 	while (i < size) {
 		if (size - i < 4)
 			goto cut;
 		w = word(page + i);
 		type = w & 31;
+		ts += w >> 5;
 		if (type >= 1 && type <= TYPE_LEN_DATA_MAX) {
 			ext = 4 + (size_t)type * 4;
 		} else if (type == TYPE_TIME_EXTEND || type == TYPE_TIME_STAMP) {
 			ext = 8;
+			if (type == TYPE_TIME_STAMP && t)
+				t->known = false;
+			else if (ext <= size - i)
+				ts += (__u64)word(page + i + 4) << 27;
 		} else {
 			/* padding and long events: a length word follows the header */
 			if (size - i < 8)
@@ -162,6 +182,16 @@ static int check_page(const unsigned char *page, unsigned int page_size, char *w
 		if (ext > size - i)
 			goto cut;
 		i += ext;
+		if (!t || type == TYPE_PADDING || type >= TYPE_TIME_EXTEND || !t->ordered)
+			continue;
+		/* as the merge's event loop counts: up to the first event that goes back */
+		if (t->nr && ts < t->last_ns) {
+			t->ordered = false;
+			continue;
+		}
+		if (!t->nr++)
+			t->first_ns = ts;
+		t->last_ns = ts;
 	}
 	return 0;
 cut:
@@ -170,15 +200,21 @@ cut:
 	return -EINVAL;
 }
 
-int tracedat_check__page(const unsigned char *page, unsigned int page_size, size_t index,
-			 char *why, size_t len)
+int tracedat_check__page_times(const unsigned char *page, unsigned int page_size, size_t index,
+			       struct tracedat_page_times *t, char *why, size_t len)
 {
 	char what[128];
 
-	if (!check_page(page, page_size, what, sizeof(what)))
+	if (!check_page(page, page_size, t, what, sizeof(what)))
 		return 0;
 	snprintf(why, len, "page %zu of the CPU data: %s", index, what);
 	return -EINVAL;
+}
+
+int tracedat_check__page(const unsigned char *page, unsigned int page_size, size_t index,
+			 char *why, size_t len)
+{
+	return tracedat_check__page_times(page, page_size, index, NULL, why, len);
 }
 
 int tracedat_check__pages(const unsigned char *data, size_t size, unsigned int page_size,

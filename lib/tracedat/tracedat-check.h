@@ -30,4 +30,18 @@ int tracedat_check__pages(const unsigned char *data, size_t size, unsigned int p
 int tracedat_check__page(const unsigned char *page, unsigned int page_size, size_t index,
 			 char *why, size_t len);
 
+/* A page's data events as kbuffer walks them, from the check's own walk */
+struct tracedat_page_times {
+	size_t nr;		/* data events up to the first earlier than the one before it */
+	__u64 first_ns;		/* the first one's time and the last counted one's */
+	__u64 last_ns;
+	bool ordered;		/* no data event earlier than the one before it */
+	bool known;		/* no absolute time stamp: the figures above are kbuffer's */
+	bool missed;		/* events lost before the page, as kbuffer_missed_events() says */
+};
+
+/* tracedat_check__page(), and the page's times in t */
+int tracedat_check__page_times(const unsigned char *page, unsigned int page_size, size_t index,
+			       struct tracedat_page_times *t, char *why, size_t len);
+
 #endif /* LBRSNAP_TRACEDAT_CHECK_H */

@@ -64,6 +64,46 @@ static void fill(unsigned char *buf, unsigned int len, unsigned int seed)
 		buf[i] = (unsigned char)(seed * 31 + i * 7);
 }
 
+/* What the merge's walk reads of a page's times, as kbuffer reads them */
+static void page_times_kbuffer(struct kbuffer *kb, void *page, struct tracedat_page_times *t)
+{
+	unsigned long long ts;
+	void *data;
+
+	memset(t, 0, sizeof(*t));
+	t->ordered = t->known = true;
+	CU_ASSERT_EQUAL_FATAL(kbuffer_load_subbuffer(kb, page), 0);
+	t->missed = kbuffer_missed_events(kb) != 0;
+	for (data = kbuffer_read_event(kb, &ts); data; data = kbuffer_next_event(kb, &ts)) {
+		if (t->nr && ts < t->last_ns) {
+			t->ordered = false;
+			break;
+		}
+		if (!t->nr++)
+			t->first_ns = ts;
+		t->last_ns = ts;
+	}
+}
+
+/* The check's walk of page gives kbuffer's times (or says it cannot: known false) */
+static void check_page_times(struct kbuffer *kb, void *page, bool known)
+{
+	struct tracedat_page_times got, want;
+	char why[128];
+
+	CU_ASSERT_EQUAL_FATAL(tracedat_check__page_times(page, PAGE, 0, &got, why, sizeof(why)),
+			      0);
+	CU_ASSERT_EQUAL(got.known, known);
+	if (!known)
+		return;
+	page_times_kbuffer(kb, page, &want);
+	CU_ASSERT_EQUAL(got.nr, want.nr);
+	CU_ASSERT_EQUAL(got.first_ns, want.first_ns);
+	CU_ASSERT_EQUAL(got.last_ns, want.last_ns);
+	CU_ASSERT_EQUAL(got.ordered, want.ordered);
+	CU_ASSERT_EQUAL(got.missed, want.missed);
+}
+
 /* Encodes evs, decodes the pages with kbuffer, checks every ts and payload byte. */
 static void roundtrip(const struct ev *evs, int n, int *pages_out)
 {
@@ -91,6 +131,7 @@ static void roundtrip(const struct ev *evs, int n, int *pages_out)
 	i = 0;
 	for (pg = 0; pg < size / PAGE; pg++) {
 		CU_ASSERT_EQUAL_FATAL(pread(fd, page, PAGE, (off_t)pg * PAGE), PAGE);
+		check_page_times(kb, page, true);
 		CU_ASSERT_EQUAL_FATAL(kbuffer_load_subbuffer(kb, page), 0);
 		for (data = kbuffer_read_event(kb, &ts); data;
 		     data = kbuffer_next_event(kb, &ts)) {
@@ -184,6 +225,55 @@ static void test_missed_events(void)
 	CU_ASSERT_EQUAL(kbuffer_missed_events(kb), 42);
 	kbuffer_free(kb);
 	close(fd);
+}
+
+/* A page by hand: words after the header, its commit count and flags */
+static void page_make(unsigned char *page, __u64 stamp, __u64 flags, const __u32 *w, size_t n)
+{
+	__u64 commit = n * 4 | flags;
+
+	memset(page, 0, PAGE);
+	memcpy(page, &stamp, 8);
+	memcpy(page + 8, &commit, 8);
+	memcpy(page + 16, w, n * 4);
+}
+
+#define EV(type_len, delta)	((__u32)(type_len) | (__u32)(delta) << 5)
+
+/*
+ * The kernel's pages kbuffer reads in ways the merge's own walk must follow: a time extend
+ * before the first event (its page's missed flag then unread), a discarded event (padding
+ * that keeps its delta), an event earlier than the one before, long events; an absolute time
+ * stamp, which versions of kbuffer read differently, is left to kbuffer.
+ */
+static void test_page_times(void)
+{
+	struct kbuffer *kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
+	unsigned char page[PAGE];
+	const __u32 extend_first[] = { EV(30, 5), 3, EV(1, 0), 0xaa, EV(1, 7), 0xbb };
+	const __u32 discarded[] = { EV(2, 1), 1, 2, EV(29, 40), 8, 0, EV(1, 2), 3 };
+	const __u32 back[] = { EV(1, 10), 1, EV(30, 0x7ffffff), 0x7fffffff, EV(1, 1), 2,
+			       EV(1, 0), 3 };
+	const __u32 longev[] = { EV(0, 3), 12, 1, 2, EV(0, 4), 9, 1, 2 };
+	const __u32 absolute[] = { EV(1, 1), 1, EV(31, 0), 0, EV(1, 1), 2 };
+	const __u32 tail_pad[] = { EV(1, 4), 1, EV(29, 0), 4000 };
+
+	CU_ASSERT_FATAL(kb != NULL);
+	page_make(page, 1000, 0, extend_first, 6);
+	check_page_times(kb, page, true);
+	page_make(page, 1000, 1ULL << 31, extend_first, 6);
+	check_page_times(kb, page, true);
+	page_make(page, 1000, 1ULL << 31, discarded, 8);
+	check_page_times(kb, page, true);
+	page_make(page, 1000, 0, back, 8);
+	check_page_times(kb, page, true);
+	page_make(page, 1ULL << 40, 0, longev, 8);
+	check_page_times(kb, page, true);
+	page_make(page, 1000, 0, tail_pad, 4);
+	check_page_times(kb, page, true);
+	page_make(page, 1000, 0, absolute, 6);
+	check_page_times(kb, page, false);
+	kbuffer_free(kb);
 }
 
 /* ---- whole files: synthetic capture -> trace.dat -> libtracecmd and trace-cmd report ---- */
@@ -551,6 +641,7 @@ static CU_TestInfo page_tests[] = {
 	{ "page_rules", test_page_rules },
 	{ "missed_events", test_missed_events },
 	{ "check", test_check },
+	{ "page_times", test_page_times },
 	CU_TEST_INFO_NULL,
 };
 
