@@ -309,23 +309,26 @@ out:
 
 static const struct call_mech kernel_mechs[] = {
 	{
-		.name = "tracing_multi (fentry.multi+fexit.multi)",
+		.key = "tracing_multi", .name = "tracing_multi (fentry.multi+fexit.multi)",
 		.needs = "tracing_multi links (7.2)",
 		.probe = tmulti_probe, .attach = tmulti_attach, .detach = ctx_release,
 		.progs = "fentry",
 	},
 	{
-		.name = "kprobe.session", .needs = "kprobe.session links (6.10+, CONFIG_FPROBE)",
+		.key = "kprobe.session", .name = "kprobe.session",
+		.needs = "kprobe.session links (6.10+, CONFIG_FPROBE)",
 		.probe = session_probe, .attach = session_attach, .detach = ctx_release,
 		.progs = "session",
 	},
 	{
-		.name = "kprobe-multi", .needs = "kprobe-multi links (5.18+, CONFIG_FPROBE)",
+		.key = "kprobe-multi", .name = "kprobe-multi",
+		.needs = "kprobe-multi links (5.18+, CONFIG_FPROBE)",
 		.probe = kmulti_probe, .attach = kmulti_attach, .detach = ctx_release,
 		.progs = "kprobe",
 	},
 	{
-		.name = "fentry-fexit", .needs = "BPF trampolines: one fentry/fexit pair per function",
+		.key = "fentry-fexit", .name = "fentry-fexit",
+		.needs = "BPF trampolines: one fentry/fexit pair per function",
 		.probe = pairs_probe, .attach = pairs_attach, .detach = ctx_release,
 		.progs = "fentry",
 	},
@@ -333,13 +336,15 @@ static const struct call_mech kernel_mechs[] = {
 
 #define NR_MECHS (sizeof(kernel_mechs) / sizeof(kernel_mechs[0]))
 
-const struct call_mech *call_mech__choose_kernel(char *why, size_t why_len)
+const struct call_mech *call_mech__choose_kernel(const char *only, char *why, size_t why_len)
 {
 	size_t i, used = 0;
 	char one[160];
 
 	why[0] = 0;
 	for (i = 0; i < NR_MECHS; i++) {
+		if (only && strcmp(only, kernel_mechs[i].key))
+			continue;
 		one[0] = 0;
 		if (!kernel_mechs[i].probe(one, sizeof(one)))
 			return &kernel_mechs[i];
@@ -348,6 +353,28 @@ const struct call_mech *call_mech__choose_kernel(char *why, size_t why_len)
 					 kernel_mechs[i].name, one);
 	}
 	return NULL;
+}
+
+bool call_mech__known(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NR_MECHS; i++) {
+		if (!strcmp(key, kernel_mechs[i].key))
+			return true;
+	}
+	return false;
+}
+
+const char *call_mech__keys(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < NR_MECHS && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 kernel_mechs[i].key);
+	return buf;
 }
 
 int call_mech__attach(const struct call_mech *mech, struct call_mech_ctx *m, bool scope_entry,

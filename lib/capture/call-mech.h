@@ -35,6 +35,7 @@ struct call_mech_ctx {
 };
 
 struct call_mech {
+	const char *key;		/* as --calls-via names it */
 	const char *name;		/* as -v prints it and META calls_mechanism keeps it */
 	const char *needs;		/* what the probe looks for */
 	/* 0 if the running kernel takes it, else a negative errno and why */
@@ -54,10 +55,14 @@ struct call_mech {
 };
 
 /*
- * The mechanism for kernel functions on this kernel: the first row whose probe passes. why
- * collects what each row skipped found (for -v). NULL if none.
+ * The mechanism for kernel functions on this kernel: the first row whose probe passes, or
+ * with only (a key) that row if its probe passes. why collects what each row skipped found
+ * (for -v, and the error). NULL if none.
  */
-const struct call_mech *call_mech__choose_kernel(char *why, size_t why_len);
+const struct call_mech *call_mech__choose_kernel(const char *only, char *why, size_t why_len);
+/* Whether key names a row; the keys, ", "-separated in table order, into buf */
+bool call_mech__known(const char *key);
+const char *call_mech__keys(char *buf, size_t len);
 
 /*
  * Attaches funcs' calls (ids 1..) with entries and exits, then the scope's own entry (id 0)

@@ -808,7 +808,12 @@ static int resolve_kernel_calls(struct capture *c, const struct btf *btf,
 		pr_info("%s: calls: left out %zu function%s the globs matched: %s%s\n", who,
 			c->calls.nr_refused, c->calls.nr_refused == 1 ? "" : "s", c->calls.refused,
 			strlen(c->calls.refused) + 1 >= sizeof(c->calls.refused) ? "..." : "");
-	c->calls_mech = call_mech__choose_kernel(why, sizeof(why));
+	c->calls_mech = call_mech__choose_kernel(c->opts.calls_via, why, sizeof(why));
+	if (!c->calls_mech && c->opts.calls_via) {
+		snprintf(err, err_len, "--calls-via %s: this kernel does not take it (%s)",
+			 c->opts.calls_via, why);
+		return -EOPNOTSUPP;
+	}
 	if (!c->calls_mech) {
 		snprintf(err, err_len, "--calls '%s': this kernel takes none of the mechanisms "
 			 "(%s)", c->opts.calls, why);
@@ -828,9 +833,10 @@ static int resolve_calls(struct capture *c, const struct btf *btf, char *err, si
 	int ret;
 
 	if (!c->opts.calls) {
-		if (!c->opts.longer_ns)
+		if (!c->opts.longer_ns && !c->opts.calls_via)
 			return 0;
-		snprintf(err, err_len, "--longer measures a scope: it needs --calls");
+		snprintf(err, err_len, "%s: it needs --calls", c->opts.longer_ns ?
+			 "--longer measures a scope" : "--calls-via says how --calls probes");
 		return -EBADMSG;
 	}
 	for (i = 0; i < c->set.nr; i++) {
@@ -854,6 +860,11 @@ static int resolve_calls(struct capture *c, const struct btf *btf, char *err, si
 	}
 	if (t->kind != LBRSNAP_KIND_URETPROBE)
 		return resolve_kernel_calls(c, btf, t, err, err_len);
+	if (c->opts.calls_via) {
+		snprintf(err, err_len, "--calls-via %s: a user scope's functions are probed by "
+			 "uprobes", c->opts.calls_via);
+		return -EBADMSG;
+	}
 	ret = call_funcs__resolve(&c->calls, t->upath, t->ufunc, c->opts.calls, err, err_len);
 	if (ret == -E2BIG)
 		ret = -EBADMSG;

@@ -65,6 +65,8 @@ struct capture_opts {
 	const char *calls;		/* --calls SPEC: functions traced inside a scope */
 	size_t calls_event;		/* ... the -e whose attach point is the scope */
 	__u64 longer_ns;		/* --longer: only scopes that took longer (--calls) */
+	const char *calls_via;		/* --calls-via: this mechanism's key (call-mech.h),
+					   not the first the kernel takes; NULL: that one */
 	int verbose;
 	const char *who;		/* prefix of "WHO: loading N attach points" on stderr,
 					   said for many or after 1 s; NULL: silent */

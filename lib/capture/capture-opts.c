@@ -6,6 +6,7 @@
 #include <string.h>
 #include "capture/attach-kind.h"
 #include "capture/attach-spec.h"
+#include "capture/call-mech.h"
 #include "capture/capture-opts.h"
 #include "util/print.h"
 #include "lbrfile/ret-value.h"
@@ -314,6 +315,33 @@ static int opt_calls(const struct opt_row *row, const char *arg, void *obj, cons
 	return 0;
 }
 
+/* --calls-via MECH: a row of call-mech.c's table, by its key */
+static int opt_calls_via(const struct opt_row *row, const char *arg, void *obj, const char *who)
+{
+	struct capture_opts *o = obj;
+	char keys[128];
+
+	if (!call_mech__known(arg)) {
+		pr_warn("%s: bad --calls-via '%s': one of %s\n", who, arg,
+			call_mech__keys(keys, sizeof(keys)));
+		return -EINVAL;
+	}
+	o->calls_via = arg;
+	return 0;
+}
+
+static const char *calls_via_help(void)
+{
+	static char text[256];
+	char keys[128];
+
+	if (!text[0])
+		snprintf(text, sizeof(text), "with --calls over kernel functions: probe them "
+			 "through MECH, one of %s (default: the first of these the kernel takes)",
+			 call_mech__keys(keys, sizeof(keys)));
+	return text;
+}
+
 /* --longer DURATION: a number with ns, us, ms or s (default s) */
 static int opt_longer(const struct opt_row *row, const char *arg, void *obj, const char *who)
 {
@@ -385,6 +413,8 @@ const struct opt_row capture_opts__rows[] = {
 		    "origin"),
 	OPT_ROW_CALLBACK(0, "longer", "DURATION", opt_longer, "with --calls: only scopes that "
 		    "took longer (10s, 2ms, 300us)"),
+	{ .type = OPT_CALLBACK, .long_name = "calls-via", .arg = OPT_ARG_REQUIRED,
+	  .argname = "MECH", .cb = opt_calls_via, .help_fn = calls_via_help },
 	OPT_ROW_BOOL(0, "no-args", struct capture_opts, no_args,
 		     "records without the arguments of the attach point"),
 	OPT_ROW_CALLBACK(0, "string-len", "N", opt_count, "characters kept of a string argument "

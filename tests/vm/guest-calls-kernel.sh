@@ -15,7 +15,8 @@
 # traced hrtimer_nanosleep and the tasks that exit (exit_group never returns) die inside a
 # sys_exit scope, and the closing line adds up. The mechanism -v names is the kernel's:
 # tracing_multi where the kernel has its links (7.2), else kprobe.session where it has
-# kprobe.session links (6.12), fentry/fexit pairs on 6.1.
+# kprobe.session links (6.12), fentry/fexit pairs on 6.1; --calls-via each other one the
+# kernel takes gives the same tree, one it does not take is refused.
 # MKDIRAT is do_mkdirat, filename_mkdirat on 7.2 (probed in kallsyms, said below).
 . "$(dirname "$0")/../lib/test.sh"
 . "$(dirname "$0")/guest-ret-load.sh"
@@ -122,6 +123,25 @@ scope() {
 }
 
 scope fexit "$MKDIRAT" -e "fexit:$MKDIRAT"
+# --calls-via: each other mechanism the kernel takes gives the same answer, named as used; one
+# it does not take is refused (exit 1, no file) with what its probe found
+case $k in
+6.1) others=(); refused=kprobe.session ;;
+6.12) others=(kprobe-multi fentry-fexit); refused=tracing_multi ;;
+*) others=(kprobe.session kprobe-multi fentry-fexit); refused= ;;
+esac
+for via in "${others[@]}"; do
+	mech=$via scope "fexit-via-$via" "$MKDIRAT" -e "fexit:$MKDIRAT" --calls-via "$via"
+done
+if [ -n "$refused" ]; then
+	lbrsnap record -e "fexit:$MKDIRAT" --calls "$SPEC" --calls-via "$refused" -o via.data \
+		-- true > /dev/null 2> via.err
+	check_eq "$k: --calls-via $refused: exit 1" 1 "$?"
+	check "$k: --calls-via $refused: says the kernel does not take it" grep -q \
+		"^lbrsnap record: --calls-via $refused: this kernel does not take it (no $refused" \
+		via.err
+	check "$k: --calls-via $refused: no file" test ! -e via.data
+fi
 scope kretprobe "$MKDIRAT" -e "kretprobe:$MKDIRAT"
 # x86-64 coreutils mkdir calls the mkdir syscall
 # (in trace.dat the syscall's frame is its kernel function, as the function_graph tracer shows)
