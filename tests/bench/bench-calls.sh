@@ -138,7 +138,7 @@ calls_task_bytes() {
 }
 
 bench_calls-cost() {
-	local k out r per bad ours empty clock base sz t wo we why gper floor
+	local k out r per bad ours empty clock base sz t wo we why gper floor scope via m
 	local -A wlabel=([none]="untraced" [empty-pair]="empty fentry+fexit pair"
 			 [lbrsnap-scope]="lbrsnap scope, --calls on an uncalled function"
 			 [lbrsnap-calls]="lbrsnap --calls vfs_mkdir")
@@ -252,5 +252,32 @@ bench_calls-cost() {
 			bench_fail "calls-cost ($k): whole cost per traced call" \
 				"the empty pair added nothing measurable to getppid ($we ns): noise"
 		fi
+		# the same through each other mechanism the kernel takes (--calls-via), not judged:
+		# what the default's choice (fewest links, fastest attach) costs per call
+		# shellcheck disable=SC2046 # one value per run
+		scope=$(bench_median $(calls_permed "$out" g-lbrsnap-scope wall "$gper"))
+		for t in $(sed -n 's/^vias //p' "$out"); do
+			# shellcheck disable=SC2046
+			via=$(bench_median $(calls_permed "$out" "$t" wall "$gper"))
+			# shellcheck disable=SC2046
+			bench_row "$k: wall time per getppid, lbrsnap --calls-via ${t#g-via-}" ns \
+				$(calls_permed "$out" "$t" wall "$gper")
+			bench_info "$k: whole cost per traced call via ${t#g-via-}, / empty pair" \
+				"$((via - scope)) ns, x$(awk -v a="$((via - scope))" -v b="$we" \
+				'BEGIN { if (b > 0) printf "%.2f", a / b; else print "none" }')"
+		done
+		# outside every scope (--comm matching no task): what a traced function costs the
+		# calls of every other task, per mechanism
+		# shellcheck disable=SC2046
+		scope=$(bench_median $(calls_permed "$out" g-outside-lbrsnap-scope wall "$gper"))
+		for t in g-outside-lbrsnap-calls $(sed -n 's/^vias //p' "$out" | sed 's/g-/g-outside-/g'); do
+			# shellcheck disable=SC2046
+			via=$(bench_median $(calls_permed "$out" "$t" wall "$gper"))
+			[ -n "$via" ] && [ -n "$scope" ] || continue
+			m=${t#g-outside-via-}
+			[ "$t" = g-outside-lbrsnap-calls ] && m="$(sed -n 's/^mech //p' "$out" | head -1)"
+			bench_info "$k: outside every scope, per traced call (wall over getppid), $m" \
+				"$((via - scope)) ns"
+		done
 	done
 }
