@@ -77,6 +77,15 @@ static int names_cookies(const struct call_mech_ctx *m, size_t first, size_t nr,
 	return 0;
 }
 
+/* A link of nr functions (syms) refused: err names the function, or how many, and the link */
+static int attach_failed(char *err, size_t err_len, const char **syms, size_t nr,
+			 const char *link, int ret)
+{
+	snprintf(err, err_len, "cannot attach --calls %s (%zu function%s, a %s link): %s",
+		 nr == 1 ? syms[0] : "functions", nr, nr == 1 ? "" : "s", link, strerror(-ret));
+	return ret;
+}
+
 /* kprobe-multi: one entry link and one return link, cookies the function ids */
 static int kmulti_probe(char *why, size_t why_len)
 {
@@ -98,10 +107,8 @@ static int kmulti_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool 
 
 		link = bpf_program__attach_kprobe_multi_opts(ex ? m->exit : m->entry, NULL, &opts);
 		if (!link) {
-			ret = -errno;
-			snprintf(err, err_len, "cannot attach --calls %s (%zu function%s, a "
-				 "kprobe-multi %s link): %s", nr == 1 ? syms[0] : "functions", nr,
-				 nr == 1 ? "" : "s", ex ? "return" : "entry", strerror(-ret));
+			ret = attach_failed(err, err_len, syms, nr, ex ? "kprobe-multi return" :
+					    "kprobe-multi entry", -errno);
 			break;
 		}
 		ret = ctx_add_link(m, link);
@@ -133,14 +140,8 @@ static int session_attach(struct call_mech_ctx *m, size_t first, size_t nr, bool
 	ret = names_cookies(m, first, nr, &syms, &cookies);
 	if (!ret) {
 		fd = kernel_feature__session_link(bpf_program__fd(m->exit), syms, cookies, nr);
-		if (fd < 0) {
-			ret = fd;
-			snprintf(err, err_len, "cannot attach --calls %s (%zu function%s, a "
-				 "kprobe.session link): %s", nr == 1 ? syms[0] : "functions", nr,
-				 nr == 1 ? "" : "s", strerror(-ret));
-		} else {
-			ret = ctx_add_fd(m, fd);
-		}
+		ret = fd < 0 ? attach_failed(err, err_len, syms, nr, "kprobe.session", fd) :
+			       ctx_add_fd(m, fd);
 	}
 	free(syms);
 	free(cookies);

@@ -920,27 +920,17 @@ static int page_run__put(struct merge *mg, struct page_run *run)
 	return err;
 }
 
-/* A page's times as the event loop below would read them, with kbuffer */
-static void page_times_kbuffer(struct merge *mg, unsigned char *page,
-			       struct tracedat_page_times *t)
+void tracedat_page_times__kbuffer(struct kbuffer *kb, void *page, struct tracedat_page_times *t)
 {
 	unsigned long long ts;
 	void *data;
 
-	memset(t, 0, sizeof(*t));
-	t->ordered = t->known = true;
-	kbuffer_load_subbuffer(mg->kbuf, page);
-	t->missed = kbuffer_missed_events(mg->kbuf) != 0;
-	for (data = kbuffer_read_event(mg->kbuf, &ts); data;
-	     data = kbuffer_next_event(mg->kbuf, &ts)) {
-		if (t->nr && ts < t->last_ns) {
-			t->ordered = false;
-			break;
-		}
-		if (!t->nr++)
-			t->first_ns = ts;
-		t->last_ns = ts;
-	}
+	tracedat_page_times__init(t);
+	kbuffer_load_subbuffer(kb, page);
+	t->missed = kbuffer_missed_events(kb) != 0;
+	for (data = kbuffer_read_event(kb, &ts); data && t->ordered;
+	     data = kbuffer_next_event(kb, &ts))
+		tracedat_page_times__add(t, ts);
 }
 
 /*
@@ -957,7 +947,7 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 	int err;
 
 	if (!t->known)
-		page_times_kbuffer(mg, page, t);
+		tracedat_page_times__kbuffer(mg->kbuf, page, t);
 	if (!t->nr)
 		return 0;
 	if (t->ordered && !mg->ts_offset && lbr_cursor__none_before(mg, lc, t->last_ns)) {

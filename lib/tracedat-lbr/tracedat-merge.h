@@ -38,4 +38,14 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 			  unsigned int flags, struct tracedat_merge_stats *st, char *err,
 			  size_t errlen);
 
+struct kbuffer;
+struct tracedat_page_times;
+
+/*
+ * A page's times as libtraceevent's kbuffer kb reads them (tracedat-check.h's struct): what
+ * the merge uses where its own walk cannot say (an absolute time stamp), and the oracle the
+ * walk is tested against.
+ */
+void tracedat_page_times__kbuffer(struct kbuffer *kb, void *page, struct tracedat_page_times *t);
+
 #endif /* LBRSNAP_TRACEDAT_MERGE_H */

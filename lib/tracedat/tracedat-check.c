@@ -138,9 +138,8 @@ static int check_page(const unsigned char *page, unsigned int page_size,
 		return -EINVAL;
 	}
 	if (t) {
-		memset(t, 0, sizeof(*t));
+		tracedat_page_times__init(t);
 		memcpy(&ts, page, 8);
-		t->ordered = t->known = true;
 		/* kbuffer says so at the page's first record only if that is an event */
 		t->missed = (commit & MISSED_EVENTS) && size >= 4 &&
 			    (word(page + TRACEDAT_PAGE_HEADER) & 31) <= TYPE_LEN_DATA_MAX;
@@ -182,16 +181,8 @@ static int check_page(const unsigned char *page, unsigned int page_size,
 		if (ext > size - i)
 			goto cut;
 		i += ext;
-		if (!t || type == TYPE_PADDING || type >= TYPE_TIME_EXTEND || !t->ordered)
-			continue;
-		/* as the merge's event loop counts: up to the first event that goes back */
-		if (t->nr && ts < t->last_ns) {
-			t->ordered = false;
-			continue;
-		}
-		if (!t->nr++)
-			t->first_ns = ts;
-		t->last_ns = ts;
+		if (t && type != TYPE_PADDING && type < TYPE_TIME_EXTEND)
+			tracedat_page_times__add(t, ts);
 	}
 	return 0;
 cut:

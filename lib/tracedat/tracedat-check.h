@@ -40,6 +40,26 @@ struct tracedat_page_times {
 	bool missed;		/* events lost before the page, as kbuffer_missed_events() says */
 };
 
+/* Before a page's first event */
+static inline void tracedat_page_times__init(struct tracedat_page_times *t)
+{
+	*t = (struct tracedat_page_times){ .ordered = true, .known = true };
+}
+
+/* One more data event at ts: counted while none has gone back in time */
+static inline void tracedat_page_times__add(struct tracedat_page_times *t, __u64 ts)
+{
+	if (!t->ordered)
+		return;
+	if (t->nr && ts < t->last_ns) {
+		t->ordered = false;
+		return;
+	}
+	if (!t->nr++)
+		t->first_ns = ts;
+	t->last_ns = ts;
+}
+
 /* tracedat_check__page(), and the page's times in t */
 int tracedat_check__page_times(const unsigned char *page, unsigned int page_size, size_t index,
 			       struct tracedat_page_times *t, char *why, size_t len);

@@ -64,27 +64,6 @@ static void fill(unsigned char *buf, unsigned int len, unsigned int seed)
 		buf[i] = (unsigned char)(seed * 31 + i * 7);
 }
 
-/* What the merge's walk reads of a page's times, as kbuffer reads them */
-static void page_times_kbuffer(struct kbuffer *kb, void *page, struct tracedat_page_times *t)
-{
-	unsigned long long ts;
-	void *data;
-
-	memset(t, 0, sizeof(*t));
-	t->ordered = t->known = true;
-	CU_ASSERT_EQUAL_FATAL(kbuffer_load_subbuffer(kb, page), 0);
-	t->missed = kbuffer_missed_events(kb) != 0;
-	for (data = kbuffer_read_event(kb, &ts); data; data = kbuffer_next_event(kb, &ts)) {
-		if (t->nr && ts < t->last_ns) {
-			t->ordered = false;
-			break;
-		}
-		if (!t->nr++)
-			t->first_ns = ts;
-		t->last_ns = ts;
-	}
-}
-
 /* The check's walk of page gives kbuffer's times (or says it cannot: known false) */
 static void check_page_times(struct kbuffer *kb, void *page, bool known)
 {
@@ -96,7 +75,7 @@ static void check_page_times(struct kbuffer *kb, void *page, bool known)
 	CU_ASSERT_EQUAL(got.known, known);
 	if (!known)
 		return;
-	page_times_kbuffer(kb, page, &want);
+	tracedat_page_times__kbuffer(kb, page, &want);
 	CU_ASSERT_EQUAL(got.nr, want.nr);
 	CU_ASSERT_EQUAL(got.first_ns, want.first_ns);
 	CU_ASSERT_EQUAL(got.last_ns, want.last_ns);
