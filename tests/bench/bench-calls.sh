@@ -131,6 +131,17 @@ calls_wall_added() {
 	echo "$((m[0] - m[1])) $((m[2] - m[3]))"
 }
 
+# calls_over FILE TOOL BASE PER: what TOOL's median wall time per getppid adds over BASE (a
+# median), or nothing when TOOL has no run
+calls_over() {
+	local v
+
+	v=$(calls_permed "$1" "$2" wall "$4")
+	[ -n "$v" ] && [ -n "$3" ] || return 1
+	# shellcheck disable=SC2086 # one value per run
+	echo "$(($(bench_median $v) - $3))"
+}
+
 # the task's call state: what a scope in flight holds in the calls map (BTF of the object)
 calls_task_bytes() {
 	bpftool btf dump file "$LBRSNAP_BUILD/bpf/capture.bpf.o" format raw 2> /dev/null |
@@ -257,27 +268,24 @@ bench_calls-cost() {
 		# shellcheck disable=SC2046 # one value per run
 		scope=$(bench_median $(calls_permed "$out" g-lbrsnap-scope wall "$gper"))
 		for t in $(sed -n 's/^vias //p' "$out"); do
-			# shellcheck disable=SC2046
-			via=$(bench_median $(calls_permed "$out" "$t" wall "$gper"))
-			# shellcheck disable=SC2046
+			via=$(calls_over "$out" "$t" "$scope" "$gper") || continue
+			# shellcheck disable=SC2046 # one value per run
 			bench_row "$k: wall time per getppid, lbrsnap --calls-via ${t#g-via-}" ns \
 				$(calls_permed "$out" "$t" wall "$gper")
 			bench_info "$k: whole cost per traced call via ${t#g-via-}, / empty pair" \
-				"$((via - scope)) ns, x$(awk -v a="$((via - scope))" -v b="$we" \
+				"$via ns, x$(awk -v a="$via" -v b="$we" \
 				'BEGIN { if (b > 0) printf "%.2f", a / b; else print "none" }')"
 		done
 		# outside every scope (--comm matching no task): what a traced function costs the
 		# calls of every other task, per mechanism
 		# shellcheck disable=SC2046
 		scope=$(bench_median $(calls_permed "$out" g-outside-lbrsnap-scope wall "$gper"))
-		for t in g-outside-lbrsnap-calls $(sed -n 's/^vias //p' "$out" | sed 's/g-/g-outside-/g'); do
-			# shellcheck disable=SC2046
-			via=$(bench_median $(calls_permed "$out" "$t" wall "$gper"))
-			[ -n "$via" ] && [ -n "$scope" ] || continue
-			m=${t#g-outside-via-}
-			[ "$t" = g-outside-lbrsnap-calls ] && m="$(sed -n 's/^mech //p' "$out" | head -1)"
+		for t in g-lbrsnap-calls $(sed -n 's/^vias //p' "$out"); do
+			via=$(calls_over "$out" "g-outside-${t#g-}" "$scope" "$gper") || continue
+			m=${t#g-via-}
+			[ "$t" = g-lbrsnap-calls ] && m="$(sed -n 's/^mech //p' "$out" | head -1)"
 			bench_info "$k: outside every scope, per traced call (wall over getppid), $m" \
-				"$((via - scope)) ns"
+				"$via ns"
 		done
 	done
 }
