@@ -8,9 +8,16 @@
  *
  *	ustack-load N		in this process
  *	ustack-load N --fork	in a child that exits at once, while the parent waits for it
+ *
+ * --fork is for a command of lbrsnap record: the capture reading the records is this
+ * process's parent, and it is stopped (SIGSTOP) from before the fork until the child is
+ * reaped, so that the child's maps are certainly gone when its records are read. Without the
+ * stop the capture's 100 ms poll may read them in the few microseconds between the child's
+ * last call and its exit, as a loaded machine once did.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -59,12 +66,25 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	if (argc > 2 && !strcmp(argv[2], "--fork")) {
-		pid = fork();
-		if (pid < 0)
+		pid_t capture = getppid();
+		sigset_t chld;
+
+		/*
+		 * The capture traces this process: a SIGCHLD taken here would stop it for a tracer
+		 * that is stopped. Blocked, it waits, and waitpid() needs no signal.
+		 */
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, NULL);
+		/* the stop is pending before the child runs: the capture runs no code of its own */
+		if (kill(capture, SIGSTOP))
 			return 2;
+		pid = fork();
 		if (!pid)
 			_exit(run(n));
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+			status = 2 << 8;
+		if (kill(capture, SIGCONT))
 			return 2;
 		return WEXITSTATUS(status);
 	}
