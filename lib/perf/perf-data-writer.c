@@ -148,6 +148,7 @@ static int flush_buf(struct perf_writer *w)
 	int err = write_all(w->out.fd, w->buf, w->buf_len);
 
 	w->buf_len = 0;
+	out_file__write_behind(&w->out);
 	return err;
 }
 

@@ -22,7 +22,7 @@
 #define WRITE_BYTES		(256U << 10)
 
 struct tracedat_pages {
-	int fd;
+	struct out_file *f;
 	unsigned int page_size;
 	unsigned int used;		/* data bytes in the current page */
 	long long missed;		/* missed-events mark of the current page */
@@ -34,7 +34,7 @@ struct tracedat_pages {
 	bool no_copy_range;		/* this output's file system refused copy_file_range() */
 };
 
-int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **out)
+int tracedat_pages__new(struct out_file *f, unsigned int page_size, struct tracedat_pages **out)
 {
 	struct tracedat_pages *p;
 
@@ -49,7 +49,7 @@ int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **
 		free(p);
 		return -ENOMEM;
 	}
-	p->fd = fd;
+	p->f = f;
 	p->page_size = page_size;
 	p->page = p->out;
 	memset(p->page, 0, page_size);
@@ -59,10 +59,11 @@ int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **
 
 static int write_out(struct tracedat_pages *p)
 {
-	int err = p->out_len ? write_all(p->fd, p->out, p->out_len) : 0;
+	int err = p->out_len ? write_all(p->f->fd, p->out, p->out_len) : 0;
 
 	if (err)
 		return err;
+	out_file__write_behind(p->f);
 	p->written += p->out_len;
 	p->out_len = 0;
 	return 0;
@@ -151,7 +152,7 @@ int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t
 	p->page = p->out;
 	memset(p->page, 0, p->page_size);
 	while (in_fd >= 0 && !p->no_copy_range && done < len) {
-		n = copy_file_range(in_fd, &off, p->fd, NULL, len - done, 0);
+		n = copy_file_range(in_fd, &off, p->f->fd, NULL, len - done, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && cfr_unsupported(errno)) {
@@ -167,10 +168,11 @@ int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t
 		done += n;
 	}
 	if (done < len) {
-		err = write_all(p->fd, (const unsigned char *)pages + done, len - done);
+		err = write_all(p->f->fd, (const unsigned char *)pages + done, len - done);
 		if (err)
 			return err;
 	}
+	out_file__write_behind(p->f);
 	p->written += len;
 	p->last_ts = last_ts;
 	return 0;

@@ -19,8 +19,10 @@
 
 struct tracedat_pages;
 
-/* Full pages are written to fd at its current position. */
-int tracedat_pages__new(int fd, unsigned int page_size, struct tracedat_pages **out);
+struct out_file;
+
+/* Full pages are written to f's file at its current position, writeback started behind them. */
+int tracedat_pages__new(struct out_file *f, unsigned int page_size, struct tracedat_pages **out);
 /*
  * Appends one event payload (len bytes, padded to 4) at ts. missed != 0 starts a new page
  * flagged with missed events before it: missed > 0 stores the count, missed < 0 marks an

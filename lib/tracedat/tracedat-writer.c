@@ -219,6 +219,7 @@ static int flush_buf(struct tracedat_writer *w)
 	int err = w->buf_len ? write_all(w->out.fd, w->buf, w->buf_len) : 0;
 
 	w->buf_len = 0;
+	out_file__write_behind(&w->out);
 	return err;
 }
 
@@ -228,9 +229,10 @@ static int out(struct tracedat_writer *w, const void *buf, size_t len)
 
 	if (w->buf_len + len > WRITE_BUF)
 		err = flush_buf(w);
-	if (!err && len >= WRITE_BUF)
+	if (!err && len >= WRITE_BUF) {
 		err = write_all(w->out.fd, buf, len);
-	else if (!err && len) {
+		out_file__write_behind(&w->out);
+	} else if (!err && len) {
 		/* an empty blob's data may be NULL */
 		memcpy(w->buf + w->buf_len, buf, len);
 		w->buf_len += len;
@@ -432,7 +434,7 @@ int tracedat_writer__begin_cpu(struct tracedat_writer *w, int buffer, unsigned i
 	err = pad_to_page(w) ?: flush_buf(w);
 	if (err)
 		return err;
-	err = tracedat_pages__new(w->out.fd, w->m->page_size, &w->pages);
+	err = tracedat_pages__new(&w->out, w->m->page_size, &w->pages);
 	if (err)
 		return err;
 	w->cur_cpu = cpu;

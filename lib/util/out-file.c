@@ -44,6 +44,7 @@ static void out_file__reset(struct out_file *f)
 	f->path = f->tmp = NULL;
 	f->fd = f->out_fd = -1;
 	f->fp = NULL;
+	f->behind = 0;
 	f->found = false;
 }
 
@@ -374,6 +375,24 @@ cleanup:
 	free(old);
 	free(old_tmp);
 	return err;
+}
+
+#define OUT_FILE_BEHIND	(8 << 20)
+
+void out_file__write_behind(struct out_file *f)
+{
+	off_t pos;
+
+	if (!f->tmp || f->behind < 0)
+		return;
+	pos = lseek(f->fd, 0, SEEK_CUR);
+	if (pos < f->behind + OUT_FILE_BEHIND)
+		return;
+	/* an optimisation only: where it is refused, commit's fsync() does all the work */
+	if (sync_file_range(f->fd, f->behind, pos - f->behind, SYNC_FILE_RANGE_WRITE))
+		f->behind = -1;
+	else
+		f->behind = pos;
 }
 
 int out_file__commit(struct out_file *f)

@@ -29,6 +29,7 @@ struct out_file {
 	int fd;			/* what the writer writes: tmp, a spool or the output itself */
 	FILE *fp;		/* set by out_file__stdio(), owns fd then */
 	int out_fd;		/* a device, FIFO or socket when fd is a spool, else -1 */
+	off_t behind;		/* writeback started below here (-1: the file system refused it) */
 	bool found;		/* PATH existed at open, as dev/ino */
 	dev_t dev;
 	ino_t ino;
@@ -52,6 +53,13 @@ FILE *out_file__stdio(struct out_file *f);
  * until out_file__abort() releases it.
  */
 int out_file__commit(struct out_file *f);
+/*
+ * Called by writers after each large write: a file fsynced at commit gets writeback of what
+ * was written started every OUT_FILE_BEHIND bytes, while the writer goes on, so that commit's
+ * fsync() waits for the last few MiB only (inject's 114 MB: 25 ms of fsync became 3 ms).
+ * A spool or a stream is left alone: it is copied out, or has no pages.
+ */
+void out_file__write_behind(struct out_file *f);
 /* Closes and removes the temporary file; safe on a reset or committed out_file. */
 void out_file__abort(struct out_file *f);
 /*

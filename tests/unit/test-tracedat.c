@@ -19,6 +19,7 @@
 #include "tracedat-lbr/tracedat-formats.h"
 #include "tracedat-lbr/tracedat-merge.h"
 #include "tracedat/tracedat-pages.h"
+#include "util/out-file.h"
 
 #define PAGE 4096
 
@@ -87,6 +88,7 @@ static void check_page_times(struct kbuffer *kb, void *page, bool known)
 static void roundtrip(const struct ev *evs, int n, int *pages_out)
 {
 	unsigned char buf[PAGE], want[PAGE], *page;
+	struct out_file out = OUT_FILE_INIT;	/* no tmp: written, never synced */
 	struct tracedat_pages *p;
 	struct kbuffer *kb;
 	unsigned long long ts;
@@ -96,7 +98,8 @@ static void roundtrip(const struct ev *evs, int n, int *pages_out)
 
 	fd = open(tmp_path("pages"), O_RDWR | O_CREAT | O_TRUNC, 0600);
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_FATAL(tracedat_pages__new(fd, PAGE, &p) == 0);
+	out.fd = fd;
+	CU_ASSERT_FATAL(tracedat_pages__new(&out, PAGE, &p) == 0);
 	for (i = 0; i < n; i++) {
 		fill(buf, evs[i].len, evs[i].seed);
 		CU_ASSERT_EQUAL_FATAL(tracedat_pages__add(p, evs[i].ts, buf, evs[i].len, 0), 0);
@@ -165,9 +168,10 @@ static void test_page_rules(void)
 	unsigned char big[PAGE] = { 0 };
 	struct tracedat_pages *p;
 	int fd = open(tmp_path("rules"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	struct out_file out = { .fd = fd, .out_fd = -1 };
 
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_FATAL(tracedat_pages__new(fd, PAGE, &p) == 0);
+	CU_ASSERT_FATAL(tracedat_pages__new(&out, PAGE, &p) == 0);
 	CU_ASSERT_EQUAL(tracedat_pages__add(p, 100, big, TRACEDAT_MAX_PAYLOAD(PAGE) + 1, 0),
 			-E2BIG);
 	CU_ASSERT_EQUAL(tracedat_pages__add(p, 100, big, TRACEDAT_MAX_PAYLOAD(PAGE) - 8, 0), 0);
@@ -189,9 +193,10 @@ static void test_missed_events(void)
 	struct kbuffer *kb;
 	unsigned long long ts;
 	int fd = open(tmp_path("missed"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	struct out_file out = { .fd = fd, .out_fd = -1 };
 
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_FATAL(tracedat_pages__new(fd, PAGE, &p) == 0);
+	CU_ASSERT_FATAL(tracedat_pages__new(&out, PAGE, &p) == 0);
 	CU_ASSERT_EQUAL(tracedat_pages__add(p, 10, data, 16, 0), 0);
 	CU_ASSERT_EQUAL(tracedat_pages__add(p, 20, data, 16, 42), 0);
 	CU_ASSERT_EQUAL(tracedat_pages__finish(p), 2 * PAGE);
