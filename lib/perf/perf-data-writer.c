@@ -14,9 +14,10 @@
 #include "util/print.h"
 #include "perf/perf-data.h"
 #include "util/out-file.h"
+#include "util/write-thread.h"
 #include "perf/perf-data-writer.h"
 
-#define WRITE_BUF_SIZE	(256 << 10)
+#define WRITE_BUF_SIZE	(1 << 20)
 
 struct feat_payload {
 	void *data;
@@ -34,6 +35,7 @@ struct perf_writer {
 	__u64 data_size;
 	char *buf;
 	size_t buf_len;
+	struct write_thread *wt;	/* writes the data section's buffers; NULL: written here */
 	struct perf_file_header hdr;
 	struct feat_payload feats[PERF_FEAT_BITS];
 };
@@ -145,10 +147,15 @@ cleanup:
 
 static int flush_buf(struct perf_writer *w)
 {
-	int err = write_all(w->out.fd, w->buf, w->buf_len);
+	int err;
 
+	if (w->wt) {
+		err = write_thread__hand_over(w->wt, (void **)&w->buf, w->buf_len);
+	} else {
+		err = write_all(w->out.fd, w->buf, w->buf_len);
+		out_file__write_behind(&w->out);
+	}
 	w->buf_len = 0;
-	out_file__write_behind(&w->out);
 	return err;
 }
 
@@ -172,6 +179,8 @@ int perf_writer__write(struct perf_writer *w, const void *rec)
 		err = write_attrs(w);
 		if (err)
 			return write_failed(w, err);
+		/* the records are many: a thread writes them where it can start, else this one */
+		write_thread__start(&w->out, WRITE_BUF_SIZE, &w->wt);
 	}
 	if (w->buf_len + h->size > WRITE_BUF_SIZE) {
 		err = flush_buf(w);
@@ -238,6 +247,9 @@ int perf_writer__close(struct perf_writer *w)
 		err = write_attrs(w);
 	if (!err)
 		err = flush_buf(w);
+	/* the data section whole before the features after it and the header before it */
+	err = write_thread__stop(w->wt) ?: err;
+	w->wt = NULL;
 	if (!err)
 		err = write_features(w);
 	if (!err) {
@@ -265,6 +277,7 @@ void perf_writer__abort(struct perf_writer *w)
 
 	if (!w)
 		return;
+	write_thread__stop(w->wt);
 	out_file__abort(&w->out);
 	for (i = 0; i < w->nr_attrs; i++)
 		free(w->attrs[i].ids);
