@@ -313,25 +313,25 @@ static const struct call_mech kernel_mechs[] = {
 		.key = "tracing_multi", .name = "tracing_multi (fentry.multi+fexit.multi)",
 		.needs = "tracing_multi links (7.2)",
 		.probe = tmulti_probe, .attach = tmulti_attach, .detach = ctx_release,
-		.progs = "fentry",
+		.progs = CALL_PROGS_FENTRY,
 	},
 	{
 		.key = "kprobe.session", .name = "kprobe.session",
 		.needs = "kprobe.session links (6.10+, CONFIG_FPROBE)",
 		.probe = session_probe, .attach = session_attach, .detach = ctx_release,
-		.progs = "session",
+		.progs = CALL_PROGS_SESSION,
 	},
 	{
 		.key = "kprobe-multi", .name = "kprobe-multi",
 		.needs = "kprobe-multi links (5.18+, CONFIG_FPROBE)",
 		.probe = kmulti_probe, .attach = kmulti_attach, .detach = ctx_release,
-		.progs = "kprobe",
+		.progs = CALL_PROGS_KPROBE,
 	},
 	{
 		.key = "fentry-fexit", .name = "fentry-fexit",
 		.needs = "BPF trampolines: one fentry/fexit pair per function",
 		.probe = pairs_probe, .attach = pairs_attach, .detach = ctx_release,
-		.progs = "fentry",
+		.progs = CALL_PROGS_FENTRY,
 	},
 };
 

@@ -34,6 +34,13 @@ struct call_mech_ctx {
 	char refused[512];
 };
 
+/* The skeleton's programs a mechanism loads */
+enum call_progs {
+	CALL_PROGS_FENTRY,	/* kcall_fentry and kcall_fexit (clones per function, or multi) */
+	CALL_PROGS_KPROBE,	/* kcall_kprobe and kcall_kretprobe */
+	CALL_PROGS_SESSION,	/* kcall_kprobe for the scope's own entry, kcall_session */
+};
+
 struct call_mech {
 	const char *key;		/* as --calls-via names it */
 	const char *name;		/* as -v prints it and META calls_mechanism keeps it */
@@ -47,11 +54,7 @@ struct call_mech {
 	int (*attach)(struct call_mech_ctx *m, size_t first, size_t nr, bool exits, char *err,
 		      size_t err_len);
 	void (*detach)(struct call_mech_ctx *m);
-	/*
-	 * the skeleton's programs it loads: "kprobe" (kcall_kprobe/kretprobe), "session"
-	 * (kcall_kprobe for the scope's entry, kcall_session) or "fentry"
-	 */
-	const char *progs;
+	enum call_progs progs;
 };
 
 /*

@@ -503,17 +503,16 @@ static int drop_unused_programs(struct capture *c, size_t obj)
  */
 static int calls_autoload(struct capture *c, struct capture_bpf *skel, bool first)
 {
-	const char *progs = c->calls_mech ? c->calls_mech->progs : "";
-	bool user = !c->calls_mech, fentry = first && !strcmp(progs, "fentry");
-	bool session = first && !strcmp(progs, "session");
+	const struct call_mech *mech = c->calls_mech;
+	bool user = !mech, fentry = first && mech && mech->progs == CALL_PROGS_FENTRY;
+	bool session = first && mech && mech->progs == CALL_PROGS_SESSION;
+	bool kprobe = first && mech && mech->progs == CALL_PROGS_KPROBE;
 	int ret = 0;
 
 	bpf_program__set_autoload(skel->progs.lbrsnap_call_entry, first && user);
 	bpf_program__set_autoload(skel->progs.lbrsnap_call_exit, first && user);
-	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kprobe,
-				  first && (!strcmp(progs, "kprobe") || session));
-	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kretprobe,
-				  first && !strcmp(progs, "kprobe"));
+	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kprobe, kprobe || session);
+	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_kretprobe, kprobe);
 	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_session, session);
 	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_fentry, fentry);
 	bpf_program__set_autoload(skel->progs.lbrsnap_kcall_fexit, fentry);
@@ -683,15 +682,15 @@ static void say_loading(struct capture *c, bool start)
 /* The loaded programs the kernel mechanism attaches (calls_autoload() loaded them) */
 static void calls_mech_progs(struct capture *c, struct capture_bpf *skel)
 {
-	const char *progs = c->calls_mech->progs;
+	enum call_progs progs = c->calls_mech->progs;
 
-	if (!strcmp(progs, "fentry")) {
+	if (progs == CALL_PROGS_FENTRY) {
 		c->calls_mctx.entry = skel->progs.lbrsnap_kcall_fentry;
 		c->calls_mctx.exit = skel->progs.lbrsnap_kcall_fexit;
 		return;
 	}
 	c->calls_mctx.entry = skel->progs.lbrsnap_kcall_kprobe;
-	c->calls_mctx.exit = !strcmp(progs, "session") ? skel->progs.lbrsnap_kcall_session :
+	c->calls_mctx.exit = progs == CALL_PROGS_SESSION ? skel->progs.lbrsnap_kcall_session :
 							 skel->progs.lbrsnap_kcall_kretprobe;
 }
 

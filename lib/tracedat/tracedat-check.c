@@ -155,10 +155,13 @@ static int check_page(const unsigned char *page, unsigned int page_size,
 			ext = 4 + (size_t)type * 4;
 		} else if (type == TYPE_TIME_EXTEND || type == TYPE_TIME_STAMP) {
 			ext = 8;
-			if (type == TYPE_TIME_STAMP && t)
-				t->known = false;
-			else if (ext <= size - i)
+			/* an absolute stamp: the page's times are left to kbuffer */
+			if (type == TYPE_TIME_STAMP) {
+				if (t)
+					t->known = false;
+			} else if (ext <= size - i) {
 				ts += (__u64)word(page + i + 4) << 27;
+			}
 		} else {
 			/* padding and long events: a length word follows the header */
 			if (size - i < 8)
