@@ -75,6 +75,9 @@ static int write_section(struct lbrfile_writer *w, __u32 type, const void *a, si
 		w->err = -(errno ?: EIO);	/* ENOSPC says more than EIO */
 	else
 		w->bytes += sizeof(sec) + sec.size + pad;
+	/* a MiB boundary crossed: stdio has written about that much more to the file */
+	if (!w->err && (w->bytes ^ (w->bytes - sizeof(sec) - sec.size - pad)) >> 20)
+		out_file__write_behind(&w->out);
 	return w->err;
 }
 

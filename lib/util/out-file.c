@@ -18,6 +18,7 @@
 
 /* copy_all()'s buffer: 1 MiB a read() keeps the copy of a large file to few system calls */
 #define COPY_BUF_SIZE	(1 << 20)
+#define OUT_FILE_STDIO_BUF	(1 << 20)
 
 int write_all(int fd, const void *buf, size_t len)
 {
@@ -44,6 +45,8 @@ static void out_file__reset(struct out_file *f)
 	f->path = f->tmp = NULL;
 	f->fd = f->out_fd = -1;
 	f->fp = NULL;
+	free(f->fp_buf);
+	f->fp_buf = NULL;
 	f->behind = 0;
 	f->found = false;
 }
@@ -225,7 +228,9 @@ static int out_file__open_as(struct out_file *f, const char *path, bool stream)
 
 	f->fd = f->out_fd = -1;
 	f->fp = NULL;
+	f->fp_buf = NULL;
 	f->tmp = NULL;
+	f->behind = 0;
 	f->found = false;
 	/*
 	 * A symbolic link is followed, as open() would: the file it names is written (the
@@ -296,8 +301,15 @@ int out_file__open_stream(struct out_file *f, const char *path)
 
 FILE *out_file__stdio(struct out_file *f)
 {
-	if (!f->fp)
-		f->fp = fdopen(f->fd, "w");
+	if (f->fp)
+		return f->fp;
+	f->fp = fdopen(f->fd, "w");
+	/* without the buffer stdio's own serves */
+	if (f->fp && f->tmp && !f->fp_buf) {
+		f->fp_buf = malloc(OUT_FILE_STDIO_BUF);
+		if (f->fp_buf)
+			setvbuf(f->fp, f->fp_buf, _IOFBF, OUT_FILE_STDIO_BUF);
+	}
 	return f->fp;
 }
 

@@ -28,6 +28,7 @@ struct out_file {
 	char *tmp;		/* "PATH.tmp.XXXXXX" written until commit; NULL: not renamed */
 	int fd;			/* what the writer writes: tmp, a spool or the output itself */
 	FILE *fp;		/* set by out_file__stdio(), owns fd then */
+	char *fp_buf;		/* fp's buffer, freed after fp is closed */
 	int out_fd;		/* a device, FIFO or socket when fd is a spool, else -1 */
 	off_t behind;		/* writeback started below here (-1: the file system refused it) */
 	bool found;		/* PATH existed at open, as dev/ino */
@@ -45,7 +46,11 @@ struct out_file {
 int out_file__open(struct out_file *f, const char *path);
 /* The same for a writer that only appends: a device, FIFO or socket gets it as it comes. */
 int out_file__open_stream(struct out_file *f, const char *path);
-/* A buffered stream on the file, for writers that use stdio; NULL and errno on error. */
+/*
+ * A buffered stream on the file, for writers that use stdio; NULL and errno on error. A file
+ * renamed at commit gets a 1 MiB buffer (stdio's own is 4 KiB: a write(2) per 4 KiB, each a
+ * syscall lbrsnap record's own programs see); a stream keeps stdio's.
+ */
 FILE *out_file__stdio(struct out_file *f);
 /*
  * Flushes, fsyncs, closes and renames into place (a device, FIFO or socket: copies the spool
