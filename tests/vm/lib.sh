@@ -75,6 +75,24 @@ vm_capture() {
 	return "$rc"
 }
 
+# vm_guest_status NAME TAG: "not ok - NAME" unless guest command TAG (vm_capture) exited 0,
+# with why: for a guest that died (125) the kernel's own lines (first complaint, RIP, panic),
+# else the end of its stderr. A guest that died once and was booted again by run-vm is said
+# as a diagnostic even when the second boot passed: a crash is never silent.
+vm_guest_status() {
+	local name=$1 tag=$2 rc why err=$VM_T/$2.err
+	rc=$(cat "$VM_T/$tag.rc")
+	if grep -q 'booting it once more' "$err"; then
+		t_diag "$name: $(grep -a -m1 'booting it once more' "$err")" \
+			"$(sed -n '/booting it once more/,$p' "$err" |
+			   grep -a -E 'BUG:|Oops|RIP:|general protection|Kernel panic' | head -n 4)"
+	fi
+	[ "$rc" = 0 ] && return 0
+	[ "$rc" = 125 ] && why=$(sed -n '/kernel messages:/,$p' "$err" |
+		grep -a -E 'BUG:|Oops|RIP:|WARNING:|general protection|Kernel panic' | head -n 6)
+	t_not_ok "$name" "guest checks exited with $rc: ${why:-$(tail -3 "$err")}"
+}
+
 t_ok() {
 	echo "ok - $1"
 }
