@@ -65,6 +65,7 @@ static int write_section(struct lbrfile_writer *w, __u32 type, const void *a, si
 	static const char zero[8];
 	struct lbrfile_section sec = { .type = type, .size = alen + blen };
 	size_t pad = ALIGN(sec.size, 8) - sec.size;
+	__u64 before = w->bytes;
 
 	if (w->err)
 		return w->err;
@@ -76,7 +77,7 @@ static int write_section(struct lbrfile_writer *w, __u32 type, const void *a, si
 	else
 		w->bytes += sizeof(sec) + sec.size + pad;
 	/* a MiB boundary crossed: stdio has written about that much more to the file */
-	if (!w->err && (w->bytes ^ (w->bytes - sizeof(sec) - sec.size - pad)) >> 20)
+	if (!w->err && (before ^ w->bytes) >> 20)
 		out_file__write_behind(&w->out);
 	return w->err;
 }
