@@ -115,3 +115,14 @@ $(OUT)/tests/helpers/ks-rows: $(OUT)/tests/helpers/ks-rows.o
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lkshark
 
 ALL_TARGETS += $(OUT)/tests/helpers/ks-rows
+
+# A machine whose watchpoints never fire, preloaded (t-mem-nofire): a shared object, built
+# without the sanitizers, whose runtimes must come first in a preloaded process.
+$(OUT)/tests/helpers/nofire.o: SAN_CFLAGS :=
+$(OUT)/tests/helpers/nofire.o: CFLAGS += -fPIC
+$(OUT)/tests/helpers/nofire.so: SAN_LDFLAGS :=
+$(OUT)/tests/helpers/nofire.so: $(OUT)/tests/helpers/nofire.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ -ldl
+
+ALL_TARGETS += $(OUT)/tests/helpers/nofire.so
