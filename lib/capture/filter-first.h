@@ -4,7 +4,12 @@
  * snapshot. That is free only when the branch filter records none of the instructions the
  * check is made of: conditional jumps (so not -j any, cond, ind_jmp), and calls or returns,
  * which means the task and CPU id helpers must be inlined by the kernel's verifier (x86-64:
- * the CPU id from 6.10, the current task from 6.15). Otherwise the snapshot stays first.
+ * the CPU id from 6.10; the current task in our 7.2 guest, while 6.18's JIT still calls
+ * it). Otherwise the snapshot stays first.
+ *
+ * No other way to the current task is free before 7.2: the per-CPU current_task (pcpu_hot's
+ * on 6.2-6.14) as a typed ksym needs bpf_this_cpu_ptr(), a call in the xlated code of 6.12
+ * and 7.2 alike, and a kernel without CONFIG_KALLSYMS_ALL (our host) cannot even resolve it.
  */
 #ifndef LBRSNAP_FILTER_FIRST_H
 #define LBRSNAP_FILTER_FIRST_H
