@@ -12,6 +12,9 @@
 #   vm_capture TAG KERNEL [run-vm options] -- CMD...
 #                               vm_run with stdout, stderr and status saved in $VM_T/TAG.out,
 #                               TAG.err and TAG.rc; safe to start several with & and `wait`
+#   vm_guest_status NAME TAG    "not ok - NAME" unless guest command TAG exited 0, the kernel's
+#                               lines when its guest died; a guest booted twice said as a
+#                               diagnostic
 #   t_ok NAME | t_not_ok NAME WHY | t_skip NAME WHY
 #                               one result line in the test protocol of tests/run-tests
 #   t_is NAME GOT WANT          ok if GOT equals WANT, else not ok showing both (status 1)
@@ -75,21 +78,26 @@ vm_capture() {
 	return "$rc"
 }
 
+# vm_kernel_lines ERR MARK: the kernel's own lines (first complaint, RIP, panic) of the report
+# run-vm wrote to ERR after the line holding MARK, up to its next message
+vm_kernel_lines() {
+	awk -v mark="$2" 'index($0, mark) { on = 1; next } on && /^run-vm:/ { exit } on' "$1" |
+		grep -a -E 'BUG:|Oops|RIP:|WARNING:|general protection|Kernel panic' | head -n 6
+}
+
 # vm_guest_status NAME TAG: "not ok - NAME" unless guest command TAG (vm_capture) exited 0,
-# with why: for a guest that died (125) the kernel's own lines (first complaint, RIP, panic),
-# else the end of its stderr. A guest that died once and was booted again by run-vm is said
-# as a diagnostic even when the second boot passed: a crash is never silent.
+# with why: for a guest that died (125) the kernel's own lines, else the end of its stderr.
+# A guest that died once and was booted again by run-vm is said as a diagnostic even when
+# the second boot passed: a crash is never silent.
 vm_guest_status() {
 	local name=$1 tag=$2 rc why err=$VM_T/$2.err
 	rc=$(cat "$VM_T/$tag.rc")
 	if grep -q 'booting it once more' "$err"; then
 		t_diag "$name: $(grep -a -m1 'booting it once more' "$err")" \
-			"$(sed -n '/booting it once more/,$p' "$err" |
-			   grep -a -E 'BUG:|Oops|RIP:|general protection|Kernel panic' | head -n 4)"
+			"$(vm_kernel_lines "$err" 'booting it once more')"
 	fi
 	[ "$rc" = 0 ] && return 0
-	[ "$rc" = 125 ] && why=$(sed -n '/kernel messages:/,$p' "$err" |
-		grep -a -E 'BUG:|Oops|RIP:|WARNING:|general protection|Kernel panic' | head -n 6)
+	[ "$rc" = 125 ] && why=$(vm_kernel_lines "$err" 'kernel messages:')
 	t_not_ok "$name" "guest checks exited with $rc: ${why:-$(tail -3 "$err")}"
 }
 
