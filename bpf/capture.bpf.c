@@ -61,6 +61,11 @@ struct {
 	__u64 hits;
 } __attribute__((aligned(64))) ia32_ctl[NR_PROGS];
 struct lbrsnap_follow_stats follow_stats;
+/* Remembered rejections (capture.h), and those counted per program: filtered hits too */
+struct lbrsnap_verdicts verdicts;
+struct {
+	__u64 hits;
+} __attribute__((aligned(64))) remembered_ctl[NR_PROGS];
 
 const volatile __u32 ap_id[NR_PROGS];
 const volatile __u32 ap_flags[NR_PROGS];
@@ -103,6 +108,11 @@ const volatile __u64 wakeup_bytes;	/* wake the consumer once this much data wait
  * loads and conditional jumps only, which such a filter does not record (filter-first.c).
  */
 const volatile bool filter_first;
+/*
+ * The same free order where the kernel calls the task helper: rejections by pid, tid and
+ * follow are remembered per kernel stack and repeated before the snapshot (capture.h).
+ */
+const volatile bool first_remembered;
 /* a slot per possible CPU (--slots not below their number): no CPU shares its slot's line */
 const volatile bool slot_per_cpu;
 
@@ -1099,6 +1109,82 @@ rejected:
 	return true;
 }
 
+/* The tag of the 16 KiB of kernel address space addr lies in (capture.h) */
+static __always_inline __u64 verdict_tag(__u64 addr)
+{
+	return (addr >> LBRSNAP_VERDICT_SHIFT) & LBRSNAP_VERDICT_TAG_MASK;
+}
+
+/*
+ * The tag of the kernel stack that ctx lies on: ctx's distance from the table, a scalar to a
+ * privileged program, plus the table's address (self). Loads and ALU only.
+ */
+static __always_inline __u64 verdict_tag_of(void *ctx, __u64 self)
+{
+	__u64 a;
+
+	asm volatile("%0 = %1\n\t%0 -= %2" : "=&r"(a) : "r"(ctx), "r"(&verdicts));
+	return verdict_tag(a + self);
+}
+
+static __always_inline __u32 verdict_slot(__u64 tag)
+{
+	/* stacks lie 2 or 4 tags apart (guard pages): fold the higher bits in */
+	return (tag ^ (tag >> 7) ^ (tag >> 17)) & (LBRSNAP_VERDICTS - 1);
+}
+
+static __always_inline __u64 verdict_word(__u64 tag, __u64 gen)
+{
+	return tag | (gen & LBRSNAP_VERDICT_GEN_MASK) << LBRSNAP_VERDICT_TAG_BITS;
+}
+
+/*
+ * first_remembered: the task behind this context was rejected by pid, tid or follow in this
+ * generation. No call, no BPF-to-BPF call, jumps only: what call and return filters do not
+ * record. A context off every task's stack (an interrupt's, an exception's) matches nothing.
+ */
+static __always_inline bool remembered_rejects(void *ctx, const __u32 idx)
+{
+	__u64 self = verdicts.self, tag;
+
+	if (!self)
+		return false;
+	tag = verdict_tag_of(ctx, self);
+	if (verdicts.v[verdict_slot(tag)] != verdict_word(tag, verdicts.gen))
+		return false;
+	__sync_fetch_and_add(&remembered_ctl[idx].hits, 1);
+	return true;
+}
+
+/*
+ * A rejection by pid, tid or follow, decided in generation gen (read before the checks: a
+ * process followed meanwhile bumps it, which voids this word): remembered if ctx lies on the
+ * current task's own stack, where the tag names the task.
+ */
+static __always_inline void verdict_remember(void *ctx, __u64 gen)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 tag;
+
+	if (!verdicts.self)
+		verdicts.self = (__u64)&verdicts;
+	/* loaded back, a scalar: the compiler would hand on the pointer it stored */
+	tag = verdict_tag_of(ctx, *(volatile __u64 *)&verdicts.self);
+	if (tag != verdict_tag((__u64)task->stack))
+		return;
+	verdicts.v[verdict_slot(tag)] = verdict_word(tag, gen);
+}
+
+/* The slot of a task's stack forgotten: a new task has it, or the task's tid changed */
+static __always_inline void verdict_forget(struct task_struct *task)
+{
+	__u64 tag = verdict_tag((__u64)BPF_CORE_READ(task, stack));
+	__u32 s = verdict_slot(tag);
+
+	if ((verdicts.v[s] & LBRSNAP_VERDICT_TAG_MASK) == tag)
+		verdicts.v[s] = 0;
+}
+
 static __always_inline int snap_body(void *ctx, const __u32 idx)
 {
 	__u32 args_size, ap, nargs, nstrs, ret_shift;
@@ -1113,10 +1199,13 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	struct lbrsnap_call_state *cs = NULL;
 	__u32 fn, snap_origin = 0;
 	long lbr_ret, sret;
+	__u64 gen = 0;
 	__s64 ret = 0;
 	void *body;
 
 	if (filter_first && first_rejects(idx))
+		return 0;
+	if (first_remembered && remembered_rejects(ctx, idx))
 		return 0;
 #ifdef LBRSNAP_PLANT_CALL
 	/* tests only: a helper call the static check must find before the snapshot */
@@ -1139,6 +1228,8 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	ret_shift = ap_ret_shift[idx];
 	args_size = ap_args_size[idx];
 
+	if (first_remembered)
+		gen = verdicts.gen;
 	pid_tgid = bpf_get_current_pid_tgid();
 	tgid = pid_tgid >> 32;
 	tid = (__u32)pid_tgid;
@@ -1148,9 +1239,9 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		goto filtered;
 	}
 	if (filter_pid && tgid != filter_pid)
-		goto filtered;
+		goto filtered_task;
 	if (filter_tid && tid != filter_tid)
-		goto filtered;
+		goto filtered_task;
 	/*
 	 * A --calls scope ends here: its state goes at done, whatever becomes of the record.
 	 * Looked up after the id checks, which no scope of this task can fail (call_enter_id()
@@ -1160,7 +1251,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	if (ap_flags[idx] & LBRSNAP_AP_CALLS)
 		cs = calls_find(tid);
 	if (filter_follow && !bpf_map_lookup_elem(&follow, &tgid))
-		goto filtered;
+		goto filtered_task;
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (filter_comm_on && !comm_matches(comm))
 		goto filtered;
@@ -1395,6 +1486,10 @@ extra:
 nested:
 	__sync_fetch_and_add(&sc->lost_nested, 1);
 	goto done;
+filtered_task:
+	/* what the task is, not the event: the same until it execs or its stack is reused */
+	if (first_remembered)
+		verdict_remember(ctx, gen);
 filtered:
 	/*
 	 * A ticket rejected after its snapshot adds to done alone: one locked add less on the
@@ -1439,6 +1534,21 @@ int BPF_PROG(lbrsnap_follow_exit, struct task_struct *p)
 		return 0;
 	if (!bpf_map_delete_elem(&follow, &tgid))
 		__sync_fetch_and_add(&follow_stats.forgotten, 1);
+	return 0;
+}
+
+/* Remembered rejections (first_remembered): a stack given to a new task, a tid changed */
+SEC("tp_btf/task_newtask")
+int BPF_PROG(lbrsnap_verdict_new, struct task_struct *task, __u64 clone_flags)
+{
+	verdict_forget(task);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(lbrsnap_verdict_exec, struct task_struct *p)
+{
+	verdict_forget(p);
 	return 0;
 }
 

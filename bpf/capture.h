@@ -469,6 +469,29 @@ struct lbrsnap_slot_ctl {
 	__u64 lost_nested;		/* no staging buffer free on the CPU: LBRSNAP_LOSS_NESTED */
 } __attribute__((aligned(64)));
 
+/*
+ * Remembered rejections (filter-first where the kernel calls the current-task helper): a task
+ * rejected by --pid, --tid or --follow is rejected again before the snapshot, known by the
+ * kernel stack its program's context lies on. A slot holds the stack's tag (its address >>
+ * LBRSNAP_VERDICT_SHIFT, LBRSNAP_VERDICT_TAG_BITS of it) and the generation it was written
+ * in; lbrsnap bumps gen when it changes what those filters decide (a process followed), a
+ * task's slot is cleared when its stack is given to a new task (task_newtask) and when its
+ * exec changes its tid (sched_process_exec). self is the table's own address, stored by the
+ * first rejection: a context's distance from the table is all the verifier lets a program
+ * compute, and the two give the context's address.
+ */
+#define LBRSNAP_VERDICTS	1024		/* slots, a power of two */
+#define LBRSNAP_VERDICT_SHIFT	14		/* 16 KiB, x86-64's THREAD_SIZE without KASAN */
+#define LBRSNAP_VERDICT_TAG_BITS 44		/* address bits 14-57: every kernel address */
+#define LBRSNAP_VERDICT_TAG_MASK ((1ULL << LBRSNAP_VERDICT_TAG_BITS) - 1)
+#define LBRSNAP_VERDICT_GEN_MASK ((1ULL << (64 - LBRSNAP_VERDICT_TAG_BITS)) - 1)
+
+struct lbrsnap_verdicts {
+	__u64 self;
+	__u64 gen;
+	__u64 v[LBRSNAP_VERDICTS];
+};
+
 /* Counters of the fork tracker (-- cmd), one set per capture. */
 struct lbrsnap_follow_stats {
 	__u64 added;			/* children followed */

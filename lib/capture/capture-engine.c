@@ -131,6 +131,8 @@ struct capture {
 	char lbr_why[256];
 	__u64 branch_filter;
 	bool filter_first;		/* pid, tid, comm checked before the snapshot */
+	bool first_remembered;		/* rejections by pid, tid, follow repeated before it */
+	struct bpf_link **verdict_links;	/* per object: stacks reused, tids changed */
 	char order[200];		/* META order: which came first, and why */
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
 	struct arg_filter_names filter_names;	/* syscall argument names the filters use */
@@ -351,6 +353,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->want_stack = o->stack || !c->lbr_on;
 	skel->rodata->want_lbr = c->lbr_on;
 	skel->rodata->filter_first = c->filter_first;
+	skel->rodata->first_remembered = c->first_remembered;
 	skel->rodata->want_ustack = o->user_stack;
 	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
@@ -568,6 +571,8 @@ static int open_object(struct capture *c, size_t obj, char *err, size_t err_len)
 		bpf_program__set_autoload(skel->progs.lbrsnap_follow_fork, c->opts.follow);
 		bpf_program__set_autoload(skel->progs.lbrsnap_follow_exit, c->opts.follow);
 	}
+	bpf_program__set_autoload(skel->progs.lbrsnap_verdict_new, c->first_remembered);
+	bpf_program__set_autoload(skel->progs.lbrsnap_verdict_exec, c->first_remembered);
 	ret = bpf_map__set_max_entries(skel->maps.funcs, object_funcs(c, obj) ?: 1);
 	if (ret)
 		return ret;
@@ -995,7 +1000,21 @@ static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 		stays = c->opts.calls;
 	}
 
-	bss = mmap(NULL, c->bss_len, PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.bss), 0);
+	/* each object remembers its rejections: its own programs forget what changed */
+	if (c->first_remembered) {
+		c->verdict_links[2 * obj] = bpf_program__attach(skel->progs.lbrsnap_verdict_new);
+		c->verdict_links[2 * obj + 1] = c->verdict_links[2 * obj] ?
+			bpf_program__attach(skel->progs.lbrsnap_verdict_exec) : NULL;
+		if (!c->verdict_links[2 * obj + 1]) {
+			ret = -errno;
+			snprintf(err, err_len, "cannot attach the task tracker of filter-first "
+				 "(tp_btf/task_newtask, sched_process_exec): %s", strerror(-ret));
+			return ret;
+		}
+	}
+	/* writable: the rejections' generation is bumped from here (capture__follow) */
+	bss = mmap(NULL, c->bss_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   bpf_map__fd(skel->maps.bss), 0);
 	if (bss == MAP_FAILED) {
 		ret = -errno;
 		snprintf(err, err_len, "cannot map the counters of the BPF object: %s",
@@ -1043,7 +1062,8 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	place_attach_points(c);
 	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
 	c->bss = calloc(c->nr_objs, sizeof(*c->bss));
-	if (!c->objs || !c->bss)
+	c->verdict_links = calloc(2 * c->nr_objs, sizeof(*c->verdict_links));
+	if (!c->objs || !c->bss || !c->verdict_links)
 		return -ENOMEM;
 	for (i = 0; i < c->nr_objs; i++) {
 		ret = open_object(c, i, err, err_len);
@@ -1335,6 +1355,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	static const char *const default_events[] = { CAPTURE_DEFAULT_EVENT };
 	const char *const *events = opts->events;
 	size_t nr_events = opts->nr_events;
+	enum filter_first_order order;
 	struct btf *btf = NULL;
 	struct capture *c;
 	size_t i;
@@ -1430,8 +1451,11 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 					      sizeof(c->lbr_why));
 		break;
 	}
-	c->filter_first = filter_first__choose(c->branch_filter, c->lbr_on, !!c->opts.calls,
-					       c->order, sizeof(c->order));
+	order = filter_first__choose(c->branch_filter, c->lbr_on, !!c->opts.calls,
+				     opts->pid || opts->tid || opts->follow, c->order,
+				     sizeof(c->order));
+	c->filter_first = order == FILTER_FIRST__TASK;
+	c->first_remembered = order == FILTER_FIRST__REMEMBERED;
 	if (opts->verbose)
 		pr_info("%s: %s\n", opts->who ?: "lbrsnap", c->order);
 	raise_nofile();
@@ -1481,9 +1505,13 @@ int capture__watch(struct capture *c, pid_t pid, char *err, size_t err_len)
 int capture__follow(struct capture *c, __u32 pid)
 {
 	__u8 one = 1;
+	size_t i;
 
 	if (bpf_map_update_elem(c->follow_fd, &pid, &one, BPF_ANY))
 		return -errno;
+	/* after the update: a rejection decided before it must not outlive it (capture.h) */
+	for (i = 0; c->first_remembered && i < c->nr_objs; i++)
+		__atomic_fetch_add(&c->bss[i]->verdicts.gen, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -1911,6 +1939,10 @@ void capture_stats__print(const struct capture_stats *st, const char *who, FILE 
 	if (st->filtered_self)
 		fprintf(out, "[ %s: %llu of the filtered hits were lbrsnap's own process, never "
 			"traced ]\n", who, (unsigned long long)st->filtered_self);
+	if (st->filtered_remembered)
+		fprintf(out, "[ %s: %llu of the filtered hits were rejected before the snapshot, "
+			"their task's rejection remembered ]\n", who,
+			(unsigned long long)st->filtered_remembered);
 	if (st->filtered_ia32)
 		fprintf(out, "[ %s: %llu of the filtered hits were ia32 syscalls (int $0x80, "
 			"32-bit tasks), not recorded: x86-64 names and types do not fit them ]\n", who,
@@ -2050,7 +2082,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		__u32 info_len = sizeof(info);
 		__u64 lost[LBRSNAP_LOSS__MAX] = {};
 		struct lbrsnap_slot_ctl sum;
-		__u64 records = 0, runs;
+		__u64 records = 0, runs, remembered;
 		size_t j;
 		int cause;
 
@@ -2060,6 +2092,10 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		for (j = i; j < c->set.nr && c->aps[j].leader == i; j++)
 			records += c->aps[j].records;
 		sum_slots(c, s, &sum);
+		/* rejected before the snapshot by a remembered verdict: no ticket either */
+		remembered = c->bss[s->obj]->remembered_ctl[s->idx].hits;
+		sum.filtered += remembered;
+		st->filtered_remembered += remembered;
 		lost[LBRSNAP_LOSS_RINGBUF] = sum.lost_ringbuf;
 		lost[LBRSNAP_LOSS_CLOBBERED] = sum.clobbered;
 		lost[LBRSNAP_LOSS_NESTED] = sum.lost_nested;
@@ -2170,6 +2206,9 @@ void capture__close(struct capture *c)
 	ring_buffer__free(c->rb);
 	bpf_link__destroy(c->follow_exit_link);
 	bpf_link__destroy(c->follow_link);
+	for (i = 0; c->verdict_links && i < 2 * c->nr_objs; i++)
+		bpf_link__destroy(c->verdict_links[i]);
+	free(c->verdict_links);
 	for (i = 0; i < c->nr_call_links; i++)
 		bpf_link__destroy(c->call_links[i]);
 	free(c->call_links);

@@ -89,6 +89,7 @@ struct capture_stats {
 					   missed, breakpoint skipped) */
 	__u64 filtered, sampled_out;
 	__u64 filtered_self;		/* ... of filtered, invocations in lbrsnap's own process */
+	__u64 filtered_remembered;	/* ... rejected before the snapshot by a remembered verdict */
 	__u64 filtered_ia32;		/* ... of filtered, ia32 syscalls at sys_enter/exit */
 	__u64 emitted;			/* records the programs submitted */
 	__u64 lost[LBRSNAP_LOSS__MAX];	/* LBRSNAP_LOSS_CLOBBERED records are kept */

@@ -50,38 +50,43 @@ cleanup:
 	return ret;
 }
 
-bool filter_first__choose(__u64 branch_filter, bool lbr_on, bool calls, char *why,
-			  size_t why_len)
+enum filter_first_order filter_first__choose(__u64 branch_filter, bool lbr_on, bool calls,
+					     bool task_filters, char *why, size_t why_len)
 {
 	unsigned int rec = branch_filter__records(branch_filter);
 	int inlined;
 
 	if (!lbr_on) {
 		snprintf(why, why_len, "snapshot-first (LBR off)");
-		return false;
+		return FILTER_FIRST__SNAPSHOT;
 	}
 	if (rec & BR_JUMPS) {
 		snprintf(why, why_len, "snapshot-first (the branch filter records jumps)");
-		return false;
+		return FILTER_FIRST__SNAPSHOT;
 	}
 	/* a scope's state is freed where its return is recorded, after the snapshot */
 	if (calls) {
 		snprintf(why, why_len, "snapshot-first (--calls)");
-		return false;
+		return FILTER_FIRST__SNAPSHOT;
 	}
 	inlined = filter_first__helpers_inlined();
 	if (inlined < 0) {
 		snprintf(why, why_len, "snapshot-first (cannot probe the helpers' inlining: %s)",
 			 strerror(-inlined));
-		return false;
+		return FILTER_FIRST__SNAPSHOT;
 	}
-	if (!inlined) {
-		snprintf(why, why_len, "snapshot-first (this kernel calls the CPU id or current "
-			 "task helper: the branch filter would record its %s)",
-			 rec & BR_CALLS ? "call" : "return");
-		return false;
+	if (inlined) {
+		snprintf(why, why_len, "filter-first (pid, tid, comm before the snapshot: the "
+			 "branch filter records no jump, the helpers are inlined)");
+		return FILTER_FIRST__TASK;
 	}
-	snprintf(why, why_len, "filter-first (pid, tid, comm before the snapshot: the branch "
-		 "filter records no jump, the helpers are inlined)");
-	return true;
+	if (task_filters) {
+		snprintf(why, why_len, "filter-first (tasks rejected by pid, tid or follow "
+			 "remembered by kernel stack and rejected before the snapshot: the branch "
+			 "filter records no jump, this kernel calls the task helper; comm after it)");
+		return FILTER_FIRST__REMEMBERED;
+	}
+	snprintf(why, why_len, "snapshot-first (this kernel calls the CPU id or current task "
+		 "helper: the branch filter would record its %s)", rec & BR_CALLS ? "call" : "return");
+	return FILTER_FIRST__SNAPSHOT;
 }

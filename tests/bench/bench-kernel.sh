@@ -18,9 +18,11 @@ KERNEL_REPS=${KERNEL_REPS:-5}
 # it. The accepted path gets about twice the worst median seen, so a new per-record cost of a
 # few microseconds (a second stack walk, copying the whole snapshot area) fails.
 KERNEL_REJECT_MAX_NS=400
-# Under a call or return filter (LBR taken as on: --lbr external) a rejected invocation is a
-# filter-first one where the kernel inlines the task and CPU id helpers (7.x; META order):
-# loads and jumps before any snapshot, so within 1.3x of the empty program (issue 23).
+# Under a call or return filter (LBR taken as on: --lbr external) an invocation rejected by
+# comm is a filter-first one where the kernel inlines the task and CPU id helpers (7.x; META
+# order): loads and jumps before any snapshot, so within 1.3x of the empty program (issue
+# 23). Elsewhere comm is read by a helper call, after the snapshot: rejections by pid, tid
+# or follow, remembered per task, are the ones repeated first there (section "reject").
 KERNEL_FIRST_MAX_RATIO=1.3
 KERNEL_ACCEPT_MAX_NS=9000
 
@@ -124,7 +126,7 @@ bench_kernel() {
 		for tp in sys_enter sys_exit; do
 			rej=${KERNEL_MEDIAN[lbrsnap -j $f --lbr external, --comm rejecting all/$tp]:-}
 			emp=${KERNEL_MEDIAN[empty program (baseline)/$tp]:-}
-			bench_target "kernel: rejected under -j $f (${order[$f]:-?}) over the empty program, $tp" \
+			bench_target "kernel: rejected by comm under -j $f (${order[$f]:-?}) over the empty program, $tp" \
 				"$(awk -v a="${rej:-0}" -v b="${emp:-0}" \
 				   'BEGIN { printf "%.2f", b ? a / b : 99 }')" \
 				"<=" "$KERNEL_FIRST_MAX_RATIO" x "$rej ns against $emp ns"

@@ -72,6 +72,12 @@ $(OUT)/tests/helpers/ia32-load: $(OUT)/tests/helpers/ia32-load.o
 
 ALL_TARGETS += $(OUT)/tests/helpers/ustack-load $(OUT)/tests/helpers/nofp-load \
 	$(OUT)/tests/helpers/timer-load $(OUT)/tests/helpers/ia32-load
+# A thread that execs (t-filter-remembered: its tid becomes the leader's)
+$(OUT)/tests/helpers/exec-thread: $(OUT)/tests/helpers/exec-thread.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lpthread
+
+ALL_TARGETS += $(OUT)/tests/helpers/exec-thread
 ALL_TARGETS += $(OUT)/tests/helpers/syscall-load $(OUT)/tests/helpers/ret-load \
 	$(OUT)/tests/helpers/watch-load $(OUT)/tests/helpers/bad-snapshot.bpf.o \
 	$(OUT)/tests/helpers/uprobe-load $(OUT)/tests/helpers/calls-load

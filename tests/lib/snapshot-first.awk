@@ -16,7 +16,8 @@
 # In both, one call is allowed: the CPU id that addresses the program's per-CPU slot
 # (bpf_get_smp_processor_id(), helper 8, inlined from 6.10 by 1ae6921009e5).
 # -v inlined="158 ...": helper numbers taken as inlined (the object's view: the loader runs
-# filter-first only where the kernel inlines the current task, 158, and the CPU id, 8).
+# filter-first where the kernel inlines the current task, 158, and the CPU id, 8; elsewhere
+# only the remembered rejections of --pid, --tid and --follow precede it, with no call).
 # With -v count=1 it measures instead of checking (the bench section "distance"): calls and
 # jumps before the snapshot are counted, not rejected.
 # In an object the snapshot is "call 176" (BPF_FUNC_get_branch_snapshot). In the kernel's
