@@ -15,7 +15,7 @@
 
 TP_N=${TP_N:-100000}
 TP_THREADS=${TP_THREADS:-$(nproc)}
-TP_REPS=${TP_REPS:-3}
+TP_REPS=${TP_REPS:-9}
 TP_PERF_MMAP=512K
 
 # tp_ring: perf's buffer bytes in all (TP_PERF_MMAP per CPU), rounded down to a power of two
