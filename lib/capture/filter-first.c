@@ -80,12 +80,18 @@ enum filter_first_order filter_first__choose(__u64 branch_filter, bool lbr_on, b
 			 "branch filter records no jump, the helpers are inlined)");
 		return FILTER_FIRST__TASK;
 	}
+	/*
+	 * A 16 KiB tag names one task's stack only where no stack is smaller: x86-64's
+	 * THREAD_SIZE is 16 KiB at least (KASAN doubles it: then only the lower half counts)
+	 */
+#if defined(__x86_64__)
 	if (task_filters) {
 		snprintf(why, why_len, "filter-first (tasks rejected by pid, tid or follow "
 			 "remembered by kernel stack and rejected before the snapshot: the branch "
 			 "filter records no jump, this kernel calls the task helper; comm after it)");
 		return FILTER_FIRST__REMEMBERED;
 	}
+#endif
 	snprintf(why, why_len, "snapshot-first (this kernel calls the CPU id or current task "
 		 "helper: the branch filter would record its %s)", rec & BR_CALLS ? "call" : "return");
 	return FILTER_FIRST__SNAPSHOT;
