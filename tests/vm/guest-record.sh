@@ -145,4 +145,3 @@ check_eq "$k: -j any_ret counts: hits == recorded + filtered + sampled out + los
 # tasks are remembered and repeated before the snapshot, so filter-first everywhere
 order=$(lbrsnap report --json -i acc.data 2> /dev/null | jq -r 'select(.order != null) | .order')
 check_eq "$k: -j any_ret counts: order" filter-first "${order%% *}"
-
