@@ -11,7 +11,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/kbuffer.h>
 #include "lbrfile/capture-match.h"
@@ -24,11 +27,13 @@
 #include "tracedat-lbr/tracedat-merge.h"
 #include "tracedat/tracedat-pages.h"
 #include "tracedat/tracedat-writer.h"
+#include "util/align.h"
+#include "util/block-queue.h"
 #include "util/print.h"
 #include "util/text-escape.h"
 
-/* Pages read at a time when the recorded pages are streamed: memory flat in the file's size */
-#define READ_BYTES	(256U << 10)
+/* Pages mapped (or read) at a time as the recorded pages stream: memory flat in the file's size */
+#define READ_BYTES	(4U << 20)
 
 /* A CPU's records: read back in time order by a cursor when the CPU's turn comes */
 struct cpu_records {
@@ -104,6 +109,18 @@ struct merge {
 	__u64 **call_addrs;
 	size_t *nr_call_addrs;
 	struct lbr_queue q;		/* the CPU being written's */
+	/*
+	 * The capture's records are encoded on a second CPU (encoder__main()), in the order
+	 * the CPUs are written, while this thread copies the recording: blocks of lbr_items.
+	 */
+	struct block_queue *bq;
+	pthread_t encoder;
+	bool encoder_started;
+	struct block *eblk;		/* the encoder's, being filled */
+	size_t item_at;			/* in eblk: the record being encoded */
+	__u32 item_lbr, item_calls;	/* its events so far */
+	size_t nr_encoded;		/* records encoded: the capture's pages given back by them */
+	struct block *cblk;		/* being read by this thread */
 	/*
 	 * What libtracecmd adds to the recorded time stamps (DATE, OFFSET options): they are
 	 * copied shifted and the options left out, so the lbr events are shifted alike.
@@ -750,20 +767,94 @@ static int lbr_queue__put_before(struct merge *mg, __u64 ts)
 	return 0;
 }
 
+/*
+ * One capture record's events as the encoder sends them, in a block: this header, then per
+ * event an lbr_item_event and its payload, 8-byte aligned. An end item closes a CPU.
+ */
+struct lbr_item {
+	__u64 first_ns;			/* its events' earliest time, shifted as they are */
+	__u32 cpu;
+	__u32 len;			/* bytes after the header */
+	__u32 nr_lbr;			/* lbr events among them */
+	__u32 nr_calls;			/* funcgraph entries and exits among them */
+	__u32 end;			/* no record: the CPU's records are all sent */
+	__u32 pad;
+};
+
+struct lbr_item_event {
+	__u64 ts;
+	__u32 len;
+	__u32 pad;
+};
+
+/* Blocks in flight: encoding runs at most 4 MiB ahead of the copy, whatever the records */
+#define ENCODE_BLOCK_BYTES	(1U << 20)
+#define ENCODE_BLOCKS		4
+
+/* Sends the encoder's block b, its first len bytes; false once the merge cancelled */
+static bool encoder__send(struct merge *mg, struct block *b, size_t len)
+{
+	b->len = len;
+	if (len && block_queue__send(mg->bq, b))
+		return true;
+	block_queue__put(mg->bq, b);
+	return !len;
+}
+
+/* size more bytes for the record being encoded: a record never spans two blocks */
+static void *encoder__room(struct merge *mg, size_t size)
+{
+	struct block *b = mg->eblk, *nb;
+	size_t part = b ? b->len - mg->item_at : 0, want = part + size;
+
+	if (b && size <= b->cap - b->len) {
+		b->len += size;
+		return b->data + b->len - size;
+	}
+	nb = block_queue__get(mg->bq, want > ENCODE_BLOCK_BYTES / 2 ? 2 * want :
+				      ENCODE_BLOCK_BYTES);
+	if (!nb)
+		return NULL;
+	if (part)
+		memcpy(nb->data, b->data + mg->item_at, part);
+	nb->len = want;
+	mg->eblk = nb;
+	if (b && !encoder__send(mg, b, mg->item_at))
+		return NULL;
+	mg->item_at = 0;
+	return nb->data + part;
+}
+
+static int encoder__event(struct merge *mg, __u64 ts, const void *payload, unsigned int len)
+{
+	size_t size = sizeof(struct lbr_item_event) + ALIGN(len, 8);
+	struct lbr_item_event *e = encoder__room(mg, size);
+
+	if (!e)
+		return -ENOMEM;
+	/* the padding too: no byte of the block is left from an earlier record */
+	memset((char *)e + size - 8, 0, 8);
+	e->ts = ts + mg->ts_offset;
+	e->len = len;
+	e->pad = 0;
+	memcpy(e + 1, payload, len);
+	return 0;
+}
+
 static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
 {
 	struct merge *mg = ctx;
 
-	mg->st->lbr_events++;
-	return lbr_queue__add(&mg->q, ts + mg->ts_offset, payload, len);
+	mg->item_lbr++;
+	return encoder__event(mg, ts, payload, len);
 }
 
 static int emit_call(void *ctx, __u64 ts, const void *payload, unsigned int len)
 {
 	struct merge *mg = ctx;
 
-	mg->st->call_events++;
-	return lbr_queue__add(&mg->q, ts + mg->ts_offset, payload, len);
+	mg->item_calls++;
+	return encoder__event(mg, ts, payload, len);
 }
 
 /* The earliest time of a record's events: its first call's entry, else its own */
@@ -787,36 +878,115 @@ static __u64 syscall_addr(const struct ksyms *ks, const char *name)
 	return sym ? sym->addr : 0;
 }
 
-static int put_lbr(struct merge *mg, const struct lbr_record *rec)
+/* The events of one record (none: the CPU's end) into the encoder's block, as one item */
+static int encoder__item(struct merge *mg, const struct lbr_record *rec, unsigned int cpu)
 {
-	const struct event_fields *ef = rec->ev->ap < mg->nr_fields ? &mg->fields[rec->ev->ap] :
-					NULL;
-	__u32 ap = rec->ev->ap;
+	const struct event_fields *ef;
+	struct lbr_item *it;
 	__u64 frame0, *f0 = NULL;
+	__u32 ap;
 	int n = 0;
 
-	lbr_record_view__init(&mg->view, mg->cap, mg->ks, rec, 0);
-	/* the calls first: the scope's lbr events at its end go after its exit (leaf pairing) */
-	if (mg->view.calls && mg->has_calls && ap < mg->nr_fields) {
-		/* a raw_tp:sys_exit scope's own frame is its record's syscall, as ftrace names it */
-		if (mg->view.syscall && mg->nr_call_addrs[ap]) {
-			frame0 = syscall_addr(mg->ks, mg->view.syscall);
-			f0 = &frame0;
+	mg->item_at = mg->eblk ? mg->eblk->len : 0;
+	mg->item_lbr = mg->item_calls = 0;
+	if (!encoder__room(mg, sizeof(*it)))
+		return -ENOMEM;
+	if (rec) {
+		ap = rec->ev->ap;
+		ef = ap < mg->nr_fields ? &mg->fields[ap] : NULL;
+		lbr_record_view__init(&mg->view, mg->cap, mg->ks, rec, 0);
+		/* the calls first: the scope's lbr events at its end go after its exit */
+		if (mg->view.calls && mg->has_calls && ap < mg->nr_fields) {
+			/* a raw_tp:sys_exit scope's own frame is its record's syscall */
+			if (mg->view.syscall && mg->nr_call_addrs[ap]) {
+				frame0 = syscall_addr(mg->ks, mg->view.syscall);
+				f0 = &frame0;
+			}
+			n = tracedat_fgraph__encode(&mg->fg, &mg->view, mg->call_addrs[ap],
+						    mg->nr_call_addrs[ap], f0, emit_call, mg);
 		}
-		n = tracedat_fgraph__encode(&mg->fg, &mg->view, mg->call_addrs[ap],
-					    mg->nr_call_addrs[ap], f0, emit_call, mg);
+		if (n >= 0)
+			n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
+		if (n >= 0 && mg->view.calls && mg->has_calls)
+			n = tracedat_fgraph__encode_calls(&mg->view, emit, mg);
+		if (n < 0)
+			return n;
 	}
-	if (n >= 0)
-		n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
-	if (n >= 0 && mg->view.calls && mg->has_calls)
-		n = tracedat_fgraph__encode_calls(&mg->view, emit, mg);
-
-	if (n < 0)
-		return n;
+	/* the header last: the record's bytes may have moved to a new block */
+	it = (void *)(mg->eblk->data + mg->item_at);
+	memset(it, 0, sizeof(*it));
+	it->first_ns = rec ? record_first_ns(rec) + mg->ts_offset : ~0ULL;
+	it->cpu = cpu;
+	it->len = mg->eblk->len - mg->item_at - sizeof(*it);
+	it->nr_lbr = mg->item_lbr;
+	it->nr_calls = mg->item_calls;
+	it->end = !rec;
 	/* what was read of the capture goes back: peak memory stays the same for any size */
-	if (++mg->st->lbr_records % LBRFILE_RELEASE_EVERY == 0)
+	if (rec && ++mg->nr_encoded % LBRFILE_RELEASE_EVERY == 0)
 		lbrfile__release(mg->cap);
 	return 0;
+}
+
+/* Encodes the capture's records, CPU by CPU as write_data() takes them, and sends them */
+static void *encoder__main(void *arg)
+{
+	struct merge *mg = arg;
+	struct lbrfile_cursor *it;
+	struct lbr_record rec;
+	unsigned int cpu;
+	int err = 0;
+
+	for (cpu = 0; cpu < mg->nr_cap_cpus && !err; cpu++) {
+		if (!mg->cpus[cpu].nr)
+			continue;
+		err = lbrfile_cursor__new(mg->cap, cpu, &it);
+		if (err)
+			break;
+		while (!(err = lbrfile_cursor__next(it, &rec))) {
+			err = encoder__item(mg, &rec, cpu);
+			if (err)
+				break;
+		}
+		if (err == -ENOENT)
+			err = encoder__item(mg, NULL, cpu);
+		lbrfile_cursor__free(it);
+	}
+	if (mg->eblk && !encoder__send(mg, mg->eblk, err ? 0 : mg->eblk->len))
+		err = err ?: -ECANCELED;
+	mg->eblk = NULL;
+	block_queue__close(mg->bq, err);
+	return NULL;
+}
+
+static int encoder__start(struct merge *mg)
+{
+	sigset_t all, old;
+	int err;
+
+	err = block_queue__new(ENCODE_BLOCKS, &mg->bq);
+	if (err)
+		return err;
+	/* signals stay the merge's own thread's (sig_defer) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = -pthread_create(&mg->encoder, NULL, encoder__main, mg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	mg->encoder_started = !err;
+	return err;
+}
+
+/* The encoder stopped, wherever it was, and its blocks freed */
+static void encoder__stop(struct merge *mg)
+{
+	if (mg->encoder_started) {
+		block_queue__cancel(mg->bq);
+		pthread_join(mg->encoder, NULL);
+		mg->encoder_started = false;
+	}
+	free(mg->cblk);
+	mg->cblk = NULL;
+	block_queue__free(mg->bq);
+	mg->bq = NULL;
 }
 
 /* One recorded event, as libtracecmd or the page walk gives it */
@@ -846,33 +1016,65 @@ static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data
 	return 0;
 }
 
-/* A CPU's capture records, read back from the capture one at a time as their turn comes */
+/* A CPU's capture records, as the encoder sent them: the next one's time and events */
 struct lbr_cursor {
-	struct lbrfile_cursor *it;
-	bool has;			/* cur is the next to put */
-	struct lbr_record cur;
+	unsigned int cpu;
+	bool has;			/* item is the next to put */
+	const struct lbr_item *item;	/* in mg->cblk */
 };
 
-/* Reads the next record into cur; none left is no error */
-static int lbr_cursor__next(struct lbr_cursor *c)
+/* The next record's item; none left (the CPU's end) is no error */
+static int lbr_cursor__next(struct merge *mg, struct lbr_cursor *c)
 {
-	int err = lbrfile_cursor__next(c->it, &c->cur);
+	struct block *b = mg->cblk;
+	const struct lbr_item *it;
+	int err;
 
-	c->has = !err;
-	return err == -ENOENT ? 0 : err;
+	c->has = false;
+	while (!b || b->pos == b->len) {
+		block_queue__put(mg->bq, b);
+		mg->cblk = b = block_queue__take(mg->bq, &err);
+		/* closed before the CPU's end: only after an error */
+		if (!b)
+			return err ?: -EPIPE;
+	}
+	it = (const void *)(b->data + b->pos);
+	b->pos += sizeof(*it) + it->len;
+	if (it->cpu != c->cpu)
+		return -EPROTO;
+	c->item = it;
+	c->has = !it->end;
+	return 0;
 }
 
 static int lbr_cursor__init(struct merge *mg, struct lbr_cursor *c, struct cpu_records *lbr,
 			    unsigned int cpu)
 {
-	int err;
-
-	c->it = NULL;
+	c->cpu = cpu;
 	c->has = false;
 	if (!lbr || !lbr->nr)
 		return 0;
-	err = lbrfile_cursor__new(mg->cap, cpu, &c->it);
-	return err ?: lbr_cursor__next(c);
+	return lbr_cursor__next(mg, c);
+}
+
+/* The cursor's record's events queued (copied: the block goes back) */
+static int lbr_cursor__queue(struct merge *mg, const struct lbr_cursor *c)
+{
+	const struct lbr_item *it = c->item;
+	const unsigned char *p = (const void *)(it + 1), *end = p + it->len;
+	const struct lbr_item_event *e;
+	int err;
+
+	for (; p < end; p += sizeof(*e) + ALIGN(e->len, 8)) {
+		e = (const void *)p;
+		err = lbr_queue__add(&mg->q, e->ts, e + 1, e->len);
+		if (err)
+			return err;
+	}
+	mg->st->lbr_records++;
+	mg->st->lbr_events += it->nr_lbr;
+	mg->st->call_events += it->nr_calls;
+	return 0;
 }
 
 /*
@@ -885,11 +1087,11 @@ static int lbr_cursor__put_before(struct merge *mg, struct lbr_cursor *c, __u64 
 	int err;
 
 	for (;;) {
-		next = c->has ? record_first_ns(&c->cur) + mg->ts_offset : ~0ULL;
+		next = c->has ? c->item->first_ns : ~0ULL;
 		err = lbr_queue__put_before(mg, next < ts ? next : ts);
 		if (err || next == ~0ULL || (ts != ~0ULL && next >= ts))
 			return err;
-		err = put_lbr(mg, &c->cur) ?: lbr_cursor__next(c);
+		err = lbr_cursor__queue(mg, c) ?: lbr_cursor__next(mg, c);
 		if (err)
 			return err;
 	}
@@ -900,7 +1102,7 @@ static bool lbr_cursor__none_before(struct merge *mg, const struct lbr_cursor *c
 {
 	if (mg->q.head < mg->q.nr && mg->q.v[mg->q.head].ts < ts)
 		return false;
-	return !c->has || record_first_ns(&c->cur) + mg->ts_offset >= ts;
+	return !c->has || c->item->first_ns >= ts;
 }
 
 /* Whole pages read into rbuf, one after the other, not written yet */
@@ -1002,16 +1204,43 @@ static int check_page(struct merge *mg, int buffer, const struct tracedat_cpu_da
 		    mg->meta.buffers[buffer].name, d->cpu, why);
 }
 
+/*
+ * READ_BYTES of a CPU's pages from off: mapped where the data lies 8-byte aligned (the pages
+ * are checked in place, their bytes copied once, by the copy itself), else read into rbuf.
+ * *map, *map_len: the mapping to undo once the chunk is done.
+ */
+static unsigned char *chunk_get(struct merge *mg, const struct tracedat_cpu_data *d, __u64 off,
+				size_t n, void **map, size_t *map_len)
+{
+	size_t sys_ps = sysconf(_SC_PAGESIZE), skew = (d->offset + off) % sys_ps;
+	ssize_t got;
+
+	*map = MAP_FAILED;
+	if (!(d->offset % 8)) {
+		*map_len = n + skew;
+		*map = mmap(NULL, *map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, mg->in_fd,
+			    d->offset + off - skew);
+		if (*map != MAP_FAILED)
+			return (unsigned char *)*map + skew;
+	}
+	got = pread(mg->in_fd, mg->rbuf, n, d->offset + off);
+	/* tracedat_input__read_layout() checked the pages lie inside the file */
+	if (got >= 0 && (size_t)got != n)
+		errno = EIO;
+	return (size_t)got == n ? mg->rbuf : NULL;
+}
+
 /* A CPU from its uncompressed pages, READ_BYTES at a time */
 static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
 			  struct lbr_cursor *lc)
 {
-	size_t ps = mg->meta.page_size, chunk = READ_BYTES / ps * ps ?: ps, n, i;
+	size_t ps = mg->meta.page_size, chunk = READ_BYTES / ps * ps ?: ps, n, i, map_len = 0;
 	struct tracedat_page_times t;
 	struct page_run run = { 0 };
+	unsigned char *pages;
+	void *map;
 	__u64 off;
-	ssize_t got;
-	int err;
+	int err = 0;
 
 	if (!mg->rbuf) {
 		mg->rbuf = malloc(chunk);
@@ -1019,29 +1248,21 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 		if (!mg->rbuf || !mg->kbuf)
 			return -ENOMEM;
 	}
-	for (off = 0; off < d->size; off += n) {
+	for (off = 0; off < d->size && !err; off += n) {
 		n = d->size - off < chunk ? d->size - off : chunk;
-		got = pread(mg->in_fd, mg->rbuf, n, d->offset + off);
-		if (got < 0)
+		pages = chunk_get(mg, d, off, n, &map, &map_len);
+		if (!pages)
 			return -errno;
-		/* tracedat_input__read_layout() checked the pages lie inside the file */
-		if ((size_t)got != n)
-			return -EIO;
-		for (i = 0; i < n; i += ps) {
-			err = check_page(mg, buffer, d, mg->rbuf + i, (off + i) / ps, &t) ?:
-			      copy_page(mg, buffer, lc, mg->rbuf + i, d->offset + off + i, &run,
-					&t);
-			if (err)
-				return err;
-		}
-		/* rbuf is read into again */
-		if (run.len) {
+		for (i = 0; i < n && !err; i += ps)
+			err = check_page(mg, buffer, d, pages + i, (off + i) / ps, &t) ?:
+			      copy_page(mg, buffer, lc, pages + i, d->offset + off + i, &run, &t);
+		/* the chunk is read into again, or unmapped */
+		if (!err && run.len)
 			err = page_run__put(mg, &run);
-			if (err)
-				return err;
-		}
+		if (map != MAP_FAILED)
+			munmap(map, map_len);
 	}
-	return lbr_cursor__put_before(mg, lc, ~0ULL);
+	return err ?: lbr_cursor__put_before(mg, lc, ~0ULL);
 }
 
 /* The recorded pages can be walked here: uncompressed, times not converted by libtracecmd */
@@ -1090,7 +1311,6 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 cleanup:
 	if (rec)
 		tracecmd_free_record(rec);
-	lbrfile_cursor__free(lc.it);
 	mg->pages = NULL;
 	return err ?: tracedat_writer__end_cpu(mg->w);
 }
@@ -1185,6 +1405,12 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 	if (ret)
 		goto cleanup;
 	st->nr_buffers = mg.meta.nr_buffers;
+	/* started first: the capture's first records are encoded as the headers are written */
+	ret = encoder__start(&mg);
+	if (ret) {
+		fail(&mg, ret, "cannot start the encoding thread: %s", strerror(-ret));
+		goto cleanup;
+	}
 	ret = tracedat_writer__create(output, &mg.meta, &mg.w);
 	if (ret) {
 		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
@@ -1199,6 +1425,7 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 	if (ret)
 		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
 cleanup:
+	encoder__stop(&mg);
 	if (ret && !*err)
 		fail(&mg, ret, "%s", strerror(-ret));
 	if (mg.in)
