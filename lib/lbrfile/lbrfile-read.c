@@ -749,13 +749,19 @@ void lbrfile__release(struct lbrfile *f)
 		madvise(f->map, f->len, MADV_DONTNEED);
 }
 
-/* Gives back what was read of the file before off (whole pages) */
-static void release_before(const struct lbrfile *f, __u64 off)
+/*
+ * Gives back what was read of the file before off (whole pages), from *done on: a range
+ * given back is not walked again (each madvise() walks its page tables, and with a second
+ * thread in the process sends it a TLB flush)
+ */
+static void release_before(const struct lbrfile *f, __u64 off, __u64 *done)
 {
 	size_t ps = sysconf(_SC_PAGESIZE), n = off / ps * ps;
 
-	if (f->map && n)
-		madvise(f->map, n, MADV_DONTNEED);
+	if (f->map && n > *done) {
+		madvise((char *)f->map + *done, n - *done, MADV_DONTNEED);
+		*done = n;
+	}
 }
 
 /*
@@ -853,6 +859,7 @@ struct lbrfile_cursor {
 	struct rec_index *heap;
 	size_t nr, cap;
 	__u64 last_off;		/* the record returned last: its caller may still read it */
+	__u64 released;		/* the file before it was given back */
 	unsigned int pops;
 };
 
@@ -942,7 +949,7 @@ int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
 		 * whether it holds this CPU's records or not, and one call may walk many): about
 		 * one block, and the records of the one before still to leave the heap
 		 */
-		release_before(f, cursor__low(c));
+		release_before(f, cursor__low(c), &c->released);
 	}
 	if (!c->nr)
 		return -ENOENT;
@@ -953,7 +960,7 @@ int lbrfile_cursor__next(struct lbrfile_cursor *c, struct lbr_record *rec)
 	 * (a record in the heap means a block was walked: cursor__low() has one to start from)
 	 */
 	if (++c->pops % LBRFILE_RELEASE_POPS == 0)
-		release_before(f, cursor__low(c));
+		release_before(f, cursor__low(c), &c->released);
 	lbr_record__parse((const char *)f->map + r.off, r.size, rec);
 	return 0;
 }

@@ -921,6 +921,14 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	return err;
 }
 
+void perf_lbr__set_emit(struct perf_lbr *pl, perf_lbr_known_fn known, perf_lbr_emit_fn fn,
+			void *ctx)
+{
+	pl->fn = fn;
+	pl->known = known;
+	pl->ctx = ctx;
+}
+
 /* The calls that entered up to limit, and before the record at next_time */
 static int emit_calls_until(struct perf_lbr *pl, __u64 limit, __u64 next_time)
 {

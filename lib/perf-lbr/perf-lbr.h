@@ -87,6 +87,9 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 			 perf_lbr_emit_fn fn, void *ctx);
 int perf_lbr__emit_until(struct perf_lbr *pl, __u64 limit);
 int perf_lbr__emit_end(struct perf_lbr *pl);
+/* Where the steps after begin emit to (perf-lbr-stream.h: another thread's blocks) */
+void perf_lbr__set_emit(struct perf_lbr *pl, perf_lbr_known_fn known, perf_lbr_emit_fn fn,
+			void *ctx);
 
 /* Writes the capture's kallsyms text to path (for `perf report --kallsyms`). */
 int perf_lbr__save_kallsyms(const struct perf_lbr *pl, const char *path);

@@ -33,6 +33,7 @@
 #include "perf-lbr/perf-convert.h"
 #include "perf-lbr/perf-merge.h"
 #include "perf-lbr/perf-lbr.h"
+#include "perf-lbr/perf-lbr-stream.h"
 #include "lbrfile/capture-match.h"
 #include "util/out-file.h"
 #include "util/u32-set.h"
@@ -50,6 +51,7 @@ struct merge {
 	struct perf_unzip *unzip;	/* `perf record -z`: records come out uncompressed */
 	struct perf_writer *w;
 	struct perf_lbr *pl;
+	struct perf_lbr_stream *stream;	/* pl's records, encoded on a second CPU */
 	bool add_identifier;	/* recorded attrs lack IDENTIFIER: add it everywhere */
 	bool sample_id_all;
 	int id_pos;		/* sample u64 index of PERF_SAMPLE_ID, -1 if none */
@@ -305,12 +307,12 @@ static int copy_data(struct merge *m)
 	int ret, err;
 
 	/* the recording has its own kernel MMAP */
-	err = perf_lbr__emit_begin(m->pl, false, tid_known, write_lbr, m);
+	err = perf_lbr_stream__start(m->pl, false, tid_known, write_lbr, m, &m->stream);
 	if (err)
 		return err;
 	while ((ret = merge_next(m, &h)) > 0) {
 		if (h->type == PERF_RECORD_FINISHED_ROUND) {
-			err = perf_lbr__emit_until(m->pl, m->max_time);
+			err = perf_lbr_stream__until(m->stream, m->max_time);
 			if (err)
 				return err;
 			err = perf_writer__write(m->w, h);
@@ -336,7 +338,7 @@ static int copy_data(struct merge *m)
 	}
 	if (ret < 0)
 		return ret;
-	return perf_lbr__emit_end(m->pl);
+	return perf_lbr_stream__end(m->stream);
 }
 
 static int add_attrs(struct merge *m)
@@ -569,6 +571,8 @@ static int merge_files(const char *rec_path, const char *rec_name, const char *c
 	if (!err && kallsyms_path && perf_lbr__save_kallsyms(m.pl, kallsyms_path))
 		err = 1;
 cleanup:
+	/* the encoding thread first: it holds pl */
+	perf_lbr_stream__free(m.stream);
 	perf_writer__abort(m.w);
 	perf_lbr__free(m.pl);
 	lbrfile__close(cap);

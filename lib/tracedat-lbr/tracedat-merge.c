@@ -119,7 +119,6 @@ struct merge {
 	struct block *eblk;		/* the encoder's, being filled */
 	size_t item_at;			/* in eblk: the record being encoded */
 	__u32 item_lbr, item_calls;	/* its events so far */
-	size_t nr_encoded;		/* records encoded: the capture's pages given back by them */
 	struct block *cblk;		/* being read by this thread */
 	/*
 	 * What libtracecmd adds to the recorded time stamps (DATE, OFFSET options): they are
@@ -787,8 +786,8 @@ struct lbr_item_event {
 	__u32 pad;
 };
 
-/* Blocks in flight: encoding runs at most 4 MiB ahead of the copy, whatever the records */
-#define ENCODE_BLOCK_BYTES	(1U << 20)
+/* Blocks in flight: encoding runs at most 1 MiB ahead of the copy, whatever the records */
+#define ENCODE_BLOCK_BYTES	(256U << 10)
 #define ENCODE_BLOCKS		4
 
 /* Sends the encoder's block b, its first len bytes; false once the merge cancelled */
@@ -921,9 +920,6 @@ static int encoder__item(struct merge *mg, const struct lbr_record *rec, unsigne
 	it->nr_lbr = mg->item_lbr;
 	it->nr_calls = mg->item_calls;
 	it->end = !rec;
-	/* what was read of the capture goes back: peak memory stays the same for any size */
-	if (rec && ++mg->nr_encoded % LBRFILE_RELEASE_EVERY == 0)
-		lbrfile__release(mg->cap);
 	return 0;
 }
 
