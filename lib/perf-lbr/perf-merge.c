@@ -45,6 +45,12 @@ struct id_attr {
 	size_t attr;
 };
 
+/* Where an event's records keep their time (perf_sample__time_pos(), ..._trailer_time_pos()) */
+struct time_pos {
+	int sample;
+	int trailer;
+};
+
 struct merge {
 	const char *rec_path;
 	struct perf_reader *r;
@@ -55,8 +61,12 @@ struct merge {
 	bool add_identifier;	/* recorded attrs lack IDENTIFIER: add it everywhere */
 	bool sample_id_all;
 	int id_pos;		/* sample u64 index of PERF_SAMPLE_ID, -1 if none */
+	int trailer_id_pos;	/* u64s from the trailer's end to its ID, 0 if none */
+	__u64 first_id;		/* the first event's first id: a record's without one */
 	struct id_attr *ids;
 	size_t nr_ids;
+	struct time_pos *pos;	/* per recorded event */
+	size_t nr_attrs;
 	/*
 	 * Threads the recording has named with a COMM so far: the capture's COMM for a thread
 	 * is left out when the recording named it first, so one pass decides it as the records
@@ -76,14 +86,15 @@ static int id_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static const struct perf_event_attr *attr_of(struct merge *m, __u64 id)
+/* Where id's event keeps the time: in its samples and in the trailer of its other records */
+static const struct time_pos *time_pos_of(struct merge *m, __u64 id)
 {
 	struct id_attr key = { .id = id }, *f;
 
-	if (perf_reader__nr_attrs(m->r) == 1)
-		return &perf_reader__attr(m->r, 0)->attr;
+	if (m->nr_attrs == 1)
+		return &m->pos[0];
 	f = bsearch(&key, m->ids, m->nr_ids, sizeof(*m->ids), id_cmp);
-	return f ? &perf_reader__attr(m->r, f->attr)->attr : NULL;
+	return f ? &m->pos[f->attr] : NULL;
 }
 
 /*
@@ -167,6 +178,21 @@ static int check_attrs(struct merge *m)
 		}
 	}
 	qsort(m->ids, m->nr_ids, sizeof(*m->ids), id_cmp);
+	/* looked up for every record: worked out once */
+	m->nr_attrs = n;
+	m->pos = calloc(n, sizeof(*m->pos));
+	if (!m->pos)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		a = &perf_reader__attr(m->r, i)->attr;
+		m->pos[i].sample = perf_sample__time_pos(a->sample_type);
+		m->pos[i].trailer = perf_sample__trailer_time_pos(a->sample_type);
+	}
+	m->first_id = perf_reader__attr(m->r, 0)->nr_ids ? perf_reader__attr(m->r, 0)->ids[0] : 0;
+	/* the trailer's ID sits before STREAM_ID and CPU */
+	if (a0->sample_type & PERF_SAMPLE_ID)
+		m->trailer_id_pos = 1 + !!(a0->sample_type & PERF_SAMPLE_STREAM_ID) +
+				    !!(a0->sample_type & PERF_SAMPLE_CPU);
 	return 0;
 }
 
@@ -174,35 +200,28 @@ static int check_attrs(struct merge *m)
 static __u64 record_time(struct merge *m, const struct perf_event_header *h, __u64 *id)
 {
 	const __u64 *body = (const void *)(h + 1), *end = (const void *)((char *)h + h->size);
-	const struct perf_event_attr *a = &perf_reader__attr(m->r, 0)->attr;
 	size_t nr = (h->size - sizeof(*h)) / 8;
+	const struct time_pos *tp;
 	int pos;
 
-	*id = perf_reader__attr(m->r, 0)->nr_ids ? perf_reader__attr(m->r, 0)->ids[0] : 0;
+	*id = m->first_id;
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (!m->add_identifier && nr)
 			*id = body[0];
 		else if (m->id_pos >= 0 && (size_t)m->id_pos < nr)
 			*id = body[m->id_pos];
-		a = attr_of(m, *id);
-		pos = a ? perf_sample__time_pos(a->sample_type) : -1;
+		tp = time_pos_of(m, *id);
+		pos = tp ? tp->sample : -1;
 		return pos >= 0 && (size_t)pos / 8 < nr ? body[pos / 8] : NO_TIME;
 	}
 	if (h->type >= PERF_RECORD_USER_TYPE_START || !m->sample_id_all)
 		return NO_TIME;
 	if (!m->add_identifier && nr)
 		*id = end[-1];
-	else if (m->id_pos >= 0 && (a->sample_type & PERF_SAMPLE_ID)) {
-		/* ID sits before STREAM_ID, CPU in the trailer */
-		pos = 1 + !!(a->sample_type & PERF_SAMPLE_STREAM_ID) +
-		      !!(a->sample_type & PERF_SAMPLE_CPU);
-		if ((size_t)pos <= nr)
-			*id = end[-pos];
-	}
-	a = attr_of(m, *id);
-	if (!a)
-		return NO_TIME;
-	pos = perf_sample__trailer_time_pos(a->sample_type);
+	else if (m->id_pos >= 0 && m->trailer_id_pos && (size_t)m->trailer_id_pos <= nr)
+		*id = end[-m->trailer_id_pos];
+	tp = time_pos_of(m, *id);
+	pos = tp ? tp->trailer : 0;
 	return pos > 0 && (size_t)pos / 8 <= nr ? end[-pos / 8] : NO_TIME;
 }
 
@@ -579,6 +598,7 @@ cleanup:
 	perf_reader__close(m.r);
 	perf_unzip__free(m.unzip);
 	free(m.ids);
+	free(m.pos);
 	u32_set__free(&m.tids);
 	return err;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Streaming perf.data reader: header, attributes with their ids, feature payloads on demand,
- * and data records through a bounded buffer (a record is at most 64 KiB, header.size being
- * a u16), so a multi-GB file is never held in memory.
+ * and data records through a bounded window of the file (a record is at most 64 KiB,
+ * header.size being a u16), so a multi-GB file is never held in memory. The window is
+ * mapped (the records are read in place, not copied out first); where mapping fails, the
+ * records are read into a buffer.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include "util/print.h"
 #include "perf/perf-data.h"
@@ -18,6 +21,9 @@
 #include "perf/perf-unzip.h"
 
 #define READ_BUF_SIZE	(256 << 10)
+/* A mapped window: the records starting in its first MAP_STEP bytes lie whole inside it */
+#define MAP_STEP	(4U << 20)
+#define MAP_LEN		(MAP_STEP + (64U << 10))
 
 struct perf_reader {
 	int fd;
@@ -33,6 +39,12 @@ struct perf_reader {
 	size_t buf_pos;		/* next record in buf */
 	__u64 buf_off;		/* file offset of buf[0] */
 	__u64 rec_off;		/* file offset of the record returned last */
+	/* the mapped window, when no_map is not set */
+	bool no_map;
+	void *map;
+	__u64 map_off;		/* file offset of map[0] */
+	size_t map_len;
+	__u64 next_off;		/* file offset of the next record */
 };
 
 /* Whether [off, off + size) lies inside the file: checked before anything is sized from it. */
@@ -156,6 +168,12 @@ int perf_reader__open(const char *path, struct perf_reader **out)
 		goto cleanup;
 	}
 	r->file_size = st.st_size;
+	/*
+	 * A file with holes is read, not mapped: a read fault in a hole of a tmpfs file
+	 * allocates the page (read() gives zeros without), so a sparse file would fill its
+	 * file system as it is merged
+	 */
+	r->no_map = (__u64)st.st_blocks * 512 < (__u64)st.st_size;
 	if (!in_file(r, r->hdr.data.offset, r->hdr.data.size)) {
 		pr_warn("%s: truncated: the data section ends after the end of the file\n",
 			path);
@@ -179,6 +197,8 @@ void perf_reader__close(struct perf_reader *r)
 
 	if (!r)
 		return;
+	if (r->map)
+		munmap(r->map, r->map_len);
 	if (r->fd >= 0)
 		close(r->fd);
 	for (i = 0; r->attrs && i < r->nr_attrs; i++)
@@ -254,6 +274,7 @@ void perf_reader__rewind(struct perf_reader *r)
 	r->buf_pos = 0;
 	r->buf_off = r->hdr.data.offset;
 	r->rec_off = r->hdr.data.offset;
+	r->next_off = r->hdr.data.offset;
 }
 
 __u64 perf_reader__offset(const struct perf_reader *r)
@@ -285,10 +306,74 @@ static int refill(struct perf_reader *r)
 	return 0;
 }
 
+/* The window mapped at the page of off; false when the file cannot be mapped */
+static bool map_at(struct perf_reader *r, __u64 off)
+{
+	__u64 end = r->hdr.data.offset + r->hdr.data.size;
+	size_t ps = sysconf(_SC_PAGESIZE);
+
+	if (r->map)
+		munmap(r->map, r->map_len);
+	r->map_off = off / ps * ps;
+	r->map_len = end - r->map_off < MAP_LEN ? end - r->map_off : MAP_LEN;
+	r->map = mmap(NULL, r->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, r->map_off);
+	if (r->map != MAP_FAILED)
+		return true;
+	r->map = NULL;
+	return false;
+}
+
+static int broken(struct perf_reader *r)
+{
+	pr_warn("%s: broken record at offset %#llx\n", r->path, (unsigned long long)r->rec_off);
+	return -EINVAL;
+}
+
+/* The next record in place in the mapped window (copied out only when not 8-byte aligned) */
+static int next_mapped(struct perf_reader *r, const struct perf_event_header **ev)
+{
+	__u64 off = r->next_off, end = r->hdr.data.offset + r->hdr.data.size;
+	const struct perf_event_header *h;
+	struct perf_event_header hh;
+
+	if (off >= end)
+		return 0;
+	if (!r->map || off < r->map_off || off - r->map_off >= MAP_STEP)
+		if (!map_at(r, off))
+			return -ENOMEM;
+	r->rec_off = off;
+	if (end - off < sizeof(hh))
+		return broken(r);
+	h = (const void *)((const char *)r->map + (off - r->map_off));
+	memcpy(&hh, h, sizeof(hh));
+	/* records are u64-aligned (the kernel pads them), but for perf's compressed ones */
+	if (hh.size < sizeof(hh) || (hh.size % 8 && hh.type != PERF_RECORD_COMPRESSED) ||
+	    hh.size > end - off)
+		return broken(r);
+	/* the window holds every record that starts in its first MAP_STEP bytes whole */
+	if (off % 8) {
+		memcpy(r->buf, h, hh.size);
+		h = (const void *)r->buf;
+	}
+	r->next_off = off + hh.size;
+	*ev = h;
+	return 1;
+}
+
 int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev)
 {
 	const struct perf_event_header *h;
 	int err;
+
+	if (!r->no_map) {
+		err = next_mapped(r, ev);
+		if (err != -ENOMEM)
+			return err;
+		/* not mappable: read from where the records stopped */
+		r->no_map = true;
+		r->buf_off = r->next_off;
+		r->buf_len = r->buf_pos = 0;
+	}
 
 	/*
 	 * perf pads records to 8 bytes but not PERF_RECORD_COMPRESSED ones (perf record -z):

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/kbuffer.h>
 #include "lbrfile/capture-match.h"
@@ -87,6 +88,7 @@ struct merge {
 	 * before the next lbr record is a whole page copied as it is.
 	 */
 	int in_fd;
+	bool in_sparse;			/* it has holes: read, never mapped */
 	const char *input;
 	bool damaged;			/* a page failed its check as it was read: err says */
 	struct tracedat_cpu_table layout;
@@ -644,6 +646,7 @@ static int meta_from_recording(struct merge *mg, const char *input)
 	const char *ks;
 	size_t len;
 	struct tracedat_input_info info;
+	struct stat st;
 	struct tep_handle *tep;
 	int err;
 	int i;
@@ -673,6 +676,9 @@ static int meta_from_recording(struct merge *mg, const char *input)
 		return err;
 	/* no pages read here when it cannot be opened again: libtracecmd reads them */
 	mg->in_fd = open(input, O_RDONLY | O_CLOEXEC);
+	/* a file with holes is read, not mapped: a read fault in a tmpfs hole allocates it */
+	mg->in_sparse = mg->in_fd >= 0 && !fstat(mg->in_fd, &st) &&
+			(__u64)st.st_blocks * 512 < (__u64)st.st_size;
 	if (all_raw(mg)) {
 		/* libtracecmd parses every format and kallsyms: not needed for the pages */
 		for (i = 0; i < TRACEDAT_NR_FORMATS + (int)lbrfile__nr_attach(mg->cap) &&
@@ -1212,7 +1218,7 @@ static unsigned char *chunk_get(struct merge *mg, const struct tracedat_cpu_data
 	ssize_t got;
 
 	*map = MAP_FAILED;
-	if (!(d->offset % 8)) {
+	if (!(d->offset % 8) && !mg->in_sparse) {
 		*map_len = n + skew;
 		*map = mmap(NULL, *map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, mg->in_fd,
 			    d->offset + off - skew);
