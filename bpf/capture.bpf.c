@@ -1072,43 +1072,6 @@ static __always_inline bool no_self_nesting(const __u32 idx)
 	       kind != LBRSNAP_KIND_USDT;
 }
 
-/*
- * The filter-first checks (filter_first: only loads and conditional jumps, see there), apart
- * from snap_body() so that nothing they compute lives on into it: a value kept for later
- * would be spilled to the stack on the way to every rejection. Each rodata value is read
- * once: the verifier removes the jumps its known value decides, not the loads behind them.
- */
-static __always_inline bool first_rejects(const __u32 idx)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	__u32 tgid = task->tgid, want;
-	struct lbrsnap_slot_ctl *sc;
-	__u32 cpu;
-
-	if (tgid == self_tgid) {
-		__sync_fetch_and_add(&self_ctl[idx].hits, 1);
-		goto rejected;
-	}
-	want = filter_pid;
-	if (want && tgid != want)
-		goto rejected;
-	want = filter_tid;
-	if (want && task->pid != want)
-		goto rejected;
-	if (filter_comm_on && !task_comm_matches(task))
-		goto rejected;
-	return false;
-rejected:
-	/* no ticket taken: the counters' sum tells these from the others */
-	cpu = bpf_get_smp_processor_id();
-	sc = &ctl[ap_slot_base[idx] + (cpu & slot_mask)];
-	if (slot_per_cpu && no_self_nesting(idx))
-		sc->filtered++;
-	else
-		__sync_fetch_and_add(&sc->filtered, 1);
-	return true;
-}
-
 /* The tag of the 16 KiB of kernel address space addr lies in (capture.h) */
 static __always_inline __u64 verdict_tag(__u64 addr)
 {
@@ -1161,9 +1124,8 @@ static __always_inline bool remembered_rejects(void *ctx, const __u32 idx)
  * process followed meanwhile bumps it, which voids this word): remembered if ctx lies on the
  * current task's own stack, where the tag names the task.
  */
-static __always_inline void verdict_remember(void *ctx, __u64 gen)
+static __always_inline void verdict_remember_task(void *ctx, __u64 gen, struct task_struct *task)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 tag;
 
 	if (!verdicts.self)
@@ -1175,6 +1137,11 @@ static __always_inline void verdict_remember(void *ctx, __u64 gen)
 	verdicts.v[verdict_slot(tag)] = verdict_word(tag, gen);
 }
 
+static __always_inline void verdict_remember(void *ctx, __u64 gen)
+{
+	verdict_remember_task(ctx, gen, bpf_get_current_task_btf());
+}
+
 /* The slot of a task's stack forgotten: a new task has it, or the task's tid changed */
 static __always_inline void verdict_forget(struct task_struct *task)
 {
@@ -1183,6 +1150,51 @@ static __always_inline void verdict_forget(struct task_struct *task)
 
 	if ((verdicts.v[s] & LBRSNAP_VERDICT_TAG_MASK) == tag)
 		verdicts.v[s] = 0;
+}
+
+/*
+ * The filter-first checks (filter_first: only loads and conditional jumps, see there), apart
+ * from snap_body() so that nothing they compute lives on into it: a value kept for later
+ * would be spilled to the stack on the way to every rejection. Each rodata value is read
+ * once: the verifier removes the jumps its known value decides, not the loads behind them.
+ */
+static __always_inline bool first_rejects(void *ctx, const __u32 idx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tgid = task->tgid, want;
+	struct lbrsnap_slot_ctl *sc;
+	__u64 gen = 0;
+	__u32 cpu;
+
+	/* before the checks: a follow after them voids what they decide (verdict_remember()) */
+	if (first_remembered)
+		gen = verdicts.gen;
+	if (tgid == self_tgid) {
+		__sync_fetch_and_add(&self_ctl[idx].hits, 1);
+		goto rejected;
+	}
+	want = filter_pid;
+	if (want && tgid != want)
+		goto rejected_task;
+	want = filter_tid;
+	if (want && task->pid != want)
+		goto rejected_task;
+	if (filter_comm_on && !task_comm_matches(task))
+		goto rejected;
+	return false;
+rejected_task:
+	/* the task's next events are rejected by the remembered verdict, before these loads */
+	if (first_remembered)
+		verdict_remember_task(ctx, gen, task);
+rejected:
+	/* no ticket taken: the counters' sum tells these from the others */
+	cpu = bpf_get_smp_processor_id();
+	sc = &ctl[ap_slot_base[idx] + (cpu & slot_mask)];
+	if (slot_per_cpu && no_self_nesting(idx))
+		sc->filtered++;
+	else
+		__sync_fetch_and_add(&sc->filtered, 1);
+	return true;
 }
 
 static __always_inline int snap_body(void *ctx, const __u32 idx)
@@ -1203,9 +1215,9 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	__s64 ret = 0;
 	void *body;
 
-	if (filter_first && first_rejects(idx))
-		return 0;
 	if (first_remembered && remembered_rejects(ctx, idx))
+		return 0;
+	if (filter_first && first_rejects(ctx, idx))
 		return 0;
 #ifdef LBRSNAP_PLANT_CALL
 	/* tests only: a helper call the static check must find before the snapshot */

@@ -1454,8 +1454,9 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	order = filter_first__choose(c->branch_filter, c->lbr_on, !!c->opts.calls,
 				     opts->pid || opts->tid || opts->follow, c->order,
 				     sizeof(c->order));
-	c->filter_first = order == FILTER_FIRST__TASK;
-	c->first_remembered = order == FILTER_FIRST__REMEMBERED;
+	c->filter_first = order == FILTER_FIRST__TASK || order == FILTER_FIRST__TASK_REMEMBERED;
+	c->first_remembered = order == FILTER_FIRST__REMEMBERED ||
+			      order == FILTER_FIRST__TASK_REMEMBERED;
 	if (opts->verbose)
 		pr_info("%s: %s\n", opts->who ?: "lbrsnap", c->order);
 	raise_nofile();

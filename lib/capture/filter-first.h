@@ -29,6 +29,12 @@ enum filter_first_order {
 	 * per kernel stack and repeated first (capture.h, struct lbrsnap_verdicts)
 	 */
 	FILTER_FIRST__REMEMBERED,
+	/*
+	 * Both, where the task helper is inlined and a pid, tid or follow filter is on: the
+	 * remembered rejection first (fewer loads than the task's ids), then the task's checks,
+	 * whose rejections by pid or tid are remembered there
+	 */
+	FILTER_FIRST__TASK_REMEMBERED,
 };
 
 /*
