@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "perf-lbr/perf-lbr-stream.h"
 #include "perf/perf-data.h"
 #include "util/align.h"
 #include "util/block-queue.h"
+#include "util/thread.h"
 
 /* Blocks in flight: encoding runs at most 1 MiB ahead of the writing, whatever the records */
 #define STREAM_BLOCK_BYTES	(256U << 10)
@@ -82,7 +82,6 @@ int perf_lbr_stream__start(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known
 			   perf_lbr_emit_fn fn, void *ctx, struct perf_lbr_stream **out)
 {
 	struct perf_lbr_stream *s;
-	sigset_t all, old;
 	int err;
 
 	*out = NULL;
@@ -101,11 +100,7 @@ int perf_lbr_stream__start(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known
 		goto cleanup;
 	/* every COMM goes into the blocks: whether it is written is decided as it is */
 	perf_lbr__set_emit(pl, NULL, stream__append, s);
-	/* signals stay the caller's thread's (sig_defer) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = -pthread_create(&s->thread, NULL, stream__main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = thread__start_quiet(&s->thread, stream__main, s);
 	if (err)
 		goto cleanup;
 	s->started = true;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -32,6 +31,7 @@
 #include "util/block-queue.h"
 #include "util/print.h"
 #include "util/text-escape.h"
+#include "util/thread.h"
 
 /* Pages mapped (or read) at a time as the recorded pages stream: memory flat in the file's size */
 #define READ_BYTES	(4U << 20)
@@ -962,17 +962,12 @@ static void *encoder__main(void *arg)
 
 static int encoder__start(struct merge *mg)
 {
-	sigset_t all, old;
 	int err;
 
 	err = block_queue__new(ENCODE_BLOCKS, &mg->bq);
 	if (err)
 		return err;
-	/* signals stay the merge's own thread's (sig_defer) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = -pthread_create(&mg->encoder, NULL, encoder__main, mg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = thread__start_quiet(&mg->encoder, encoder__main, mg);
 	mg->encoder_started = !err;
 	return err;
 }

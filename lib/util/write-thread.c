@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include "util/out-file.h"
+#include "util/thread.h"
 #include "util/write-thread.h"
 
 struct write_thread {
@@ -52,7 +52,6 @@ static void *write_thread__main(void *arg)
 int write_thread__start(struct out_file *f, size_t size, struct write_thread **out)
 {
 	struct write_thread *t = calloc(1, sizeof(*t));
-	sigset_t all, old;
 	int err = -ENOMEM;
 
 	*out = NULL;
@@ -64,11 +63,8 @@ int write_thread__start(struct out_file *f, size_t size, struct write_thread **o
 		goto cleanup;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->cond, NULL);
-	/* the new thread inherits this mask: a signal's deferral stays the writer's business */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = -pthread_create(&t->thread, NULL, write_thread__main, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* a signal's deferral stays the writer's business */
+	err = thread__start_quiet(&t->thread, write_thread__main, t);
 	if (err) {
 		pthread_cond_destroy(&t->cond);
 		pthread_mutex_destroy(&t->lock);
