@@ -111,6 +111,8 @@ struct merge {
 	__u64 **call_addrs;
 	size_t *nr_call_addrs;
 	struct lbr_queue q;		/* the CPU being written's */
+	struct page_event *evs;		/* the page's events since the last capture event */
+	size_t nr_evs, max_evs;
 	/*
 	 * The capture's records are encoded on a second CPU (encoder__main()), in the order
 	 * the CPUs are written, while this thread copies the recording: blocks of lbr_items.
@@ -1102,6 +1104,15 @@ static bool lbr_cursor__none_before(struct merge *mg, const struct lbr_cursor *c
 	return !c->has || c->item->first_ns >= ts;
 }
 
+/* A recorded event of the page being copied event by event, and where its record lies */
+struct page_event {
+	__u64 ts;
+	void *data;
+	int len;			/* its payload's */
+	unsigned int off, size;		/* its record's, header included, in the page */
+	long long missed;
+};
+
 /* Whole pages read into rbuf, one after the other, not written yet */
 struct page_run {
 	const unsigned char *start;
@@ -1132,11 +1143,69 @@ void tracedat_page_times__kbuffer(struct kbuffer *kb, void *page, struct traceda
 		tracedat_page_times__add(t, ts);
 }
 
+/* Whether the records of page in [from, to) are TIME_EXTENDs alone (8 bytes each) */
+static bool only_extends(const unsigned char *page, unsigned int from, unsigned int to)
+{
+	__u32 word;
+
+	for (; from < to; from += 8) {
+		memcpy(&word, page + from, 4);
+		if ((word & 31) != KBUFFER_TYPE_TIME_EXTEND || to - from < 8)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The events of a page gathered in mg->evs, no capture event between them: each run of them
+ * that fits the output page goes as the kernel wrote it (its deltas kept), but for its
+ * first event, added at its time after whatever the output page holds. A run stops at a
+ * record other than a TIME_EXTEND between two events (an absolute time stamp would not move
+ * with the times, padding need not be kept) and where the page is full.
+ */
+static int put_events(struct merge *mg, int buffer, const unsigned char *page)
+{
+	const struct page_event *e = mg->evs, *first, *last;
+	size_t i, j, n = mg->nr_evs;
+	unsigned int start, room;
+	int err;
+
+	mg->nr_evs = 0;
+	for (i = 0; i < n; i = j) {
+		first = &e[i];
+		err = put_recorded(mg, buffer, first->ts, first->data, first->len, first->missed);
+		if (err)
+			return err;
+		start = first->off + first->size;
+		room = tracedat_pages__room(mg->pages);
+		for (j = i + 1; j < n; j++) {
+			if (e[j].missed || e[j].len <= 0 ||
+			    (unsigned int)e[j].len > mg->meta.page_size - TRACEDAT_PAGE_HEADER ||
+			    e[j].off + e[j].size - start > room ||
+			    !only_extends(page, e[j - 1].off + e[j - 1].size, e[j].off))
+				break;
+		}
+		if (j == i + 1)
+			continue;
+		last = &e[j - 1];
+		err = tracedat_pages__add_raw(mg->pages, page + start, last->off + last->size - start,
+					      last->ts);
+		if (err)
+			return err;
+		mg->q.last_ts = last->ts;
+		mg->st->kernel_events += j - i - 1;
+		if (buffer == 0 && last->ts > mg->rec_at.last_ns)
+			mg->rec_at.last_ns = last->ts;
+	}
+	return 0;
+}
+
 /*
  * One page of the recording (read from in_off), its times t from the check's walk: copied
  * whole when no capture record goes between its events and its times need no shift (added
- * to run, written with the pages next to it), else event by event with the capture's records
- * in between, after run. Events as libtracecmd gives them (its kbuffer walks the page).
+ * to run, written with the pages next to it), else in runs of events with the capture's
+ * records in between (put_events()), after run. Events as libtracecmd gives them (its
+ * kbuffer walks the page).
  */
 static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsigned char *page,
 		     __u64 in_off, struct page_run *run, struct tracedat_page_times *t)
@@ -1176,16 +1245,28 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 			return err;
 	}
 	kbuffer_load_subbuffer(mg->kbuf, page);
+	mg->nr_evs = 0;
 	for (data = kbuffer_read_event(mg->kbuf, &ts); data;
 	     data = kbuffer_next_event(mg->kbuf, &ts)) {
 		ts += mg->ts_offset;
-		err = lbr_cursor__put_before(mg, lc, ts) ?:
-		      put_recorded(mg, buffer, ts, data, kbuffer_event_size(mg->kbuf),
-				   kbuffer_missed_events(mg->kbuf));
-		if (err)
-			return err;
+		/* a capture event goes before this one: the events before it are written first */
+		if (!lbr_cursor__none_before(mg, lc, ts)) {
+			err = put_events(mg, buffer, page) ?: lbr_cursor__put_before(mg, lc, ts);
+			if (err)
+				return err;
+		}
+		mg->evs[mg->nr_evs++] = (struct page_event){
+			.ts = ts, .data = data, .len = kbuffer_event_size(mg->kbuf),
+			.off = kbuffer_curr_offset(mg->kbuf), .size = kbuffer_curr_size(mg->kbuf),
+			.missed = kbuffer_missed_events(mg->kbuf) };
+		/* an event's record is 8 bytes at least: a page holds fewer than max_evs */
+		if (mg->nr_evs == mg->max_evs) {
+			err = put_events(mg, buffer, page);
+			if (err)
+				return err;
+		}
 	}
-	return 0;
+	return put_events(mg, buffer, page);
 }
 
 /* A page read here, checked as tracedat_input__read_layout() would have before the copy */
@@ -1242,7 +1323,9 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 	if (!mg->rbuf) {
 		mg->rbuf = malloc(chunk);
 		mg->kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
-		if (!mg->rbuf || !mg->kbuf)
+		mg->max_evs = ps / 8;
+		mg->evs = calloc(mg->max_evs, sizeof(*mg->evs));
+		if (!mg->rbuf || !mg->kbuf || !mg->evs)
 			return -ENOMEM;
 	}
 	for (off = 0; off < d->size && !err; off += n) {
@@ -1432,6 +1515,7 @@ cleanup:
 	if (mg.kbuf)
 		kbuffer_free(mg.kbuf);
 	free(mg.rbuf);
+	free(mg.evs);
 	tracedat_cpu_table__free(&mg.layout);
 	if (mg.cap)
 		lbrfile__close(mg.cap);

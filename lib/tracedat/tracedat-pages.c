@@ -237,6 +237,24 @@ int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, un
 	return 0;
 }
 
+unsigned int tracedat_pages__room(const struct tracedat_pages *p)
+{
+	return p->used ? p->page_size - TRACEDAT_PAGE_HEADER - p->used : 0;
+}
+
+int tracedat_pages__add_raw(struct tracedat_pages *p, const void *recs, unsigned int len,
+			    __u64 last_ts)
+{
+	if (len % 4 || len > tracedat_pages__room(p))
+		return -ENOSPC;
+	if (last_ts < p->last_ts)
+		return -ERANGE;
+	memcpy(p->page + TRACEDAT_PAGE_HEADER + p->used, recs, len);
+	p->used += len;
+	p->last_ts = last_ts;
+	return 0;
+}
+
 long long tracedat_pages__finish(struct tracedat_pages *p)
 {
 	int err = flush_page(p) ?: write_out(p);

@@ -31,6 +31,19 @@ int tracedat_pages__new(struct out_file *f, unsigned int page_size, struct trace
 int tracedat_pages__add(struct tracedat_pages *p, __u64 ts, const void *data, unsigned int len,
 			long long missed);
 /*
+ * The bytes of ring-buffer records the current page still has room for; 0 before its first
+ * event (tracedat_pages__add_raw() continues one).
+ */
+unsigned int tracedat_pages__room(const struct tracedat_pages *p);
+/*
+ * Appends len bytes of records as the kernel wrote them (data events and TIME_EXTENDs, each
+ * delta relative to the record before) after the event added last, which was the record
+ * before them where they were read; last_ts is the time of the last one. They must fit
+ * (tracedat_pages__room()): -ENOSPC, nothing appended, where they do not.
+ */
+int tracedat_pages__add_raw(struct tracedat_pages *p, const void *recs, unsigned int len,
+			    __u64 last_ts);
+/*
  * Appends a whole page of the input as it is (header time stamp, commit word, events), after
  * the current page; last_ts is its last event's time. The next event added starts a new page.
  */

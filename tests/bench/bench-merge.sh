@@ -12,7 +12,9 @@
 # (the recording and the capture of MERGE_N records) into one file, the same cat followed
 # by `sync OUT` (its fsync), lbrsnap inject with each capture and perf inject -i X -o Y on
 # the perf.data; cp, dd, the two cats, trace-cmd-lbr merge with each capture and trace-cmd
-# convert on the trace.dat.
+# convert on the trace.dat. Then, given beside them and not judged, the same merges of a
+# recording and a capture taken together (merge_together): the capture's records fall
+# between the recording's, as they do where the tools are used.
 # Reported: wall time, CPU time (user + system) and peak RSS (bench-run, wait4). The
 # targets judge wall time; CPU time is given beside it because on a loaded machine a run
 # waits for a CPU longer than it works.
@@ -65,6 +67,30 @@ merge_inputs() {
 	trace-cmd report "$d/in.dat" > /dev/null 2>&1 || { tail -3 "$d/tc.log" >&2; return 1; }
 }
 
+# merge_together: a recording and a capture taken at the same time, as the tools are used:
+# perf record -a and trace-cmd (as merge_inputs does) around lbrsnap record of MERGE_N
+# failing close() among MERGE_LOAD of another process; the capture's records fall between
+# the recording's, so most pages hold one and go event by event (tog.perf, tog.dat, tog.data)
+merge_together() {
+	local d=$BENCH_TMP/m pid bs
+	perf_record_bg pid "$d/tog.perf" "$d/perf.err" -a -g -k mono -m 4M \
+		-e raw_syscalls:sys_exit || return 1
+	tracefs_save
+	bs=$(sed 's/.*(expanded: \([0-9]*\))/\1/; s/ .*//' "$tracefs/buffer_size_kb")
+	trace-cmd start -d --no-filter -C mono -b 60000 -e raw_syscalls > "$d/tc.log" 2>&1
+	lbrsnap record -e raw_tp:sys_exit --comm bench-merge --errors --ringbuf 256M \
+		-o "$d/tog.data" -- sh -c "syscall-load --comm bench-mload --fail $MERGE_LOAD \
+		--threads 2 > /dev/null & syscall-load --comm bench-merge --fail $MERGE_N \
+		> /dev/null; wait" > /dev/null 2> "$d/cap.err"
+	trace-cmd stop >> "$d/tc.log" 2>&1
+	trace-cmd extract --compression none -o "$d/tog.dat" >> "$d/tc.log" 2>&1
+	echo "$bs" > "$tracefs/buffer_size_kb"
+	tracefs_restore
+	bench_stop "$pid"
+	grep -q "($MERGE_N records)" "$d/cap.err" ||
+		{ echo "run-bench: capture of $MERGE_N records: $(tail -1 "$d/cap.err")" >&2; return 1; }
+}
+
 # merge_time KEY CMD...: one run of CMD; wall time (ms) and peak RSS (MiB) appended to
 # MERGE_WALL[KEY] and MERGE_RSS[KEY]; the output ($BENCH_TMP/m/out*) is removed after
 merge_time() {
@@ -90,6 +116,7 @@ bench_merge() {
 	bench_section "merge: lbrsnap inject and trace-cmd-lbr merge against cp, perf inject and" \
 		"trace-cmd convert ($MERGE_REPS runs)"
 	merge_inputs || return 1
+	merge_together || return 1
 	for f in in.perf in.dat; do
 		bench_info "input $f" "$(( $(stat -c %s "$d/$f") / 1048576 )) MiB"
 	done
@@ -119,7 +146,11 @@ bench_merge() {
 	       [cp.dat]="trace.dat: cp" [dd.dat]="trace.dat: dd conv=fsync"
 	       [inj.dat]="trace.dat: trace-cmd-lbr merge, $MERGE_N records"
 	       [inj10.dat]="trace.dat: trace-cmd-lbr merge, $n10 records"
-	       [peer.dat]="trace.dat: trace-cmd convert")
+	       [peer.dat]="trace.dat: trace-cmd convert"
+	       [tog.perf]="perf.data: lbrsnap inject, recorded together"
+	       [togcat.perf]="perf.data: cat of the inputs recorded together"
+	       [tog.dat]="trace.dat: trace-cmd-lbr merge, recorded together"
+	       [togcat.dat]="trace.dat: cat of the inputs recorded together")
 	# --force: the captures are taken after the recordings, so their times do not overlap
 	# (a merge refuses that otherwise); what is measured is the merge's work, the same
 	for ((r = 0; r < MERGE_REPS; r++)); do
@@ -141,9 +172,18 @@ bench_merge() {
 		merge_time inj10.dat trace-cmd-lbr merge -q --force -i "$d/in.dat" \
 			--capture "$d/cap$n10.data" -o "$d/out.dat" || return 1
 		merge_time peer.dat trace-cmd convert -i "$d/in.dat" -o "$d/out.dat" || return 1
+		# recorded together: no --force, the origin check passes
+		merge_time tog.perf lbrsnap inject -i "$d/tog.perf" --capture "$d/tog.data" \
+			-o "$d/out.perf" || return 1
+		merge_time togcat.perf sh -c 'cat "$1" "$2" > "$3"' cat "$d/tog.perf" \
+			"$d/tog.data" "$d/out.perf" || return 1
+		merge_time tog.dat trace-cmd-lbr merge -q -i "$d/tog.dat" --capture "$d/tog.data" \
+			-o "$d/out.dat" || return 1
+		merge_time togcat.dat sh -c 'cat "$1" "$2" > "$3"' cat "$d/tog.dat" \
+			"$d/tog.data" "$d/out.dat" || return 1
 	done
 	for k in cp.perf dd.perf cat.perf catsync.perf inj.perf inj10.perf peer.perf cp.dat dd.dat \
-		cat.dat catsync.dat inj.dat inj10.dat peer.dat; do
+		cat.dat catsync.dat inj.dat inj10.dat peer.dat tog.perf togcat.perf tog.dat togcat.dat; do
 		# shellcheck disable=SC2086 # lists of numbers
 		bench_row "${label[$k]}: wall time" ms ${MERGE_WALL[$k]}
 		# shellcheck disable=SC2086
@@ -165,6 +205,9 @@ bench_merge() {
 			"x$(bench_ratio "${MERGE_WALL[inj.$f]}" "${MERGE_WALL[catsync.$f]}")"
 		bench_info "${label[inj.$f]} / ${label[peer.$f]#*: }, CPU time" \
 			"x$(bench_ratio "${MERGE_CPU[inj.$f]}" "${MERGE_CPU[peer.$f]}")"
+		# given, not judged: the targets are the section's inputs'
+		bench_info "${label[tog.$f]} / cat of its inputs, wall time" \
+			"x$(bench_ratio "${MERGE_WALL[tog.$f]}" "${MERGE_WALL[togcat.$f]}")"
 		# what grows with the records: the slope between the two capture sizes
 		read -r per_us fixed_ms per_b <<<"$(awk -v t1="$(bench_median ${MERGE_WALL[inj.$f]})" \
 			-v t0="$(bench_median ${MERGE_WALL[inj10.$f]})" \
