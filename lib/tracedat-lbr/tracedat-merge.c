@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -19,6 +18,7 @@
 #include <traceevent/kbuffer.h>
 #include "lbrfile/capture-match.h"
 #include "lbrfile/lbrfile.h"
+#include "tracedat-lbr/lbr-encoder.h"
 #include "tracedat-lbr/tracedat-fgraph.h"
 #include "tracedat-lbr/tracedat-formats.h"
 #include "tracedat/tracedat-check.h"
@@ -28,18 +28,11 @@
 #include "tracedat/tracedat-pages.h"
 #include "tracedat/tracedat-writer.h"
 #include "util/align.h"
-#include "util/block-queue.h"
 #include "util/print.h"
 #include "util/text-escape.h"
-#include "util/thread.h"
 
 /* Pages mapped (or read) at a time as the recorded pages stream: memory flat in the file's size */
 #define READ_BYTES	(4U << 20)
-
-/* A CPU's records: read back in time order by a cursor when the CPU's turn comes */
-struct cpu_records {
-	size_t nr;
-};
 
 /* A task of the capture, with the comm of its first record (first in CPU, then time, order) */
 struct task_first {
@@ -81,7 +74,6 @@ struct merge {
 	struct lbrfile *cap;
 	struct ksyms *ks;		/* the capture's kallsyms: tells the tracing path */
 	struct usyms *us;		/* user frames' names (--user-stack captures) */
-	struct lbr_record_view view;	/* of the record being encoded */
 	struct tracecmd_input *in;
 	/*
 	 * Uncompressed recorded pages are read here, not through libtracecmd: a run of events
@@ -96,7 +88,7 @@ struct merge {
 	unsigned char *rbuf;
 	struct tracedat_meta meta;
 	struct tracedat_writer *w;
-	struct cpu_records *cpus;
+	size_t *cpu_nr;			/* the capture's records per CPU */
 	unsigned int nr_cap_cpus;
 	size_t next_idx;		/* collect(): index of the record it is given */
 	int collect_err;		/* collect()'s error, told from the capture's own */
@@ -113,17 +105,8 @@ struct merge {
 	struct lbr_queue q;		/* the CPU being written's */
 	struct page_event *evs;		/* the page's events since the last capture event */
 	size_t nr_evs, max_evs;
-	/*
-	 * The capture's records are encoded on a second CPU (encoder__main()), in the order
-	 * the CPUs are written, while this thread copies the recording: blocks of lbr_items.
-	 */
-	struct block_queue *bq;
-	pthread_t encoder;
-	bool encoder_started;
-	struct block *eblk;		/* the encoder's, being filled */
-	size_t item_at;			/* in eblk: the record being encoded */
-	__u32 item_lbr, item_calls;	/* its events so far */
-	struct block *cblk;		/* being read by this thread */
+	/* the capture's records, encoded on a second CPU while this thread copies the recording */
+	struct lbr_encoder enc;
 	/*
 	 * What libtracecmd adds to the recorded time stamps (DATE, OFFSET options): they are
 	 * copied shifted and the options left out, so the lbr events are shifted alike.
@@ -221,7 +204,6 @@ static int task_table__see(struct task_table *t, const struct lbrsnap_event *ev,
 static int collect_one(const struct lbr_record *rec, void *ctx)
 {
 	struct merge *mg = ctx;
-	struct cpu_records *c;
 	unsigned int cpu = rec->ev->cpu;
 	size_t idx = mg->next_idx++;
 
@@ -231,22 +213,21 @@ static int collect_one(const struct lbr_record *rec, void *ctx)
 	if (idx > UINT32_MAX)
 		return -E2BIG;
 	if (cpu >= mg->nr_cap_cpus) {
-		struct cpu_records *n = realloc(mg->cpus, (cpu + 1) * sizeof(*n));
+		size_t *n = realloc(mg->cpu_nr, (cpu + 1) * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
 		memset(n + mg->nr_cap_cpus, 0, (cpu + 1 - mg->nr_cap_cpus) * sizeof(*n));
-		mg->cpus = n;
+		mg->cpu_nr = n;
 		mg->nr_cap_cpus = cpu + 1;
 	}
-	c = &mg->cpus[cpu];
 	if (task_table__see(&mg->tasks, rec->ev, idx))
 		return -ENOMEM;
 	if (!mg->cap_at.last_ns || rec->ev->time_ns < mg->cap_at.first_ns)
 		mg->cap_at.first_ns = rec->ev->time_ns;
 	if (rec->ev->time_ns > mg->cap_at.last_ns)
 		mg->cap_at.last_ns = rec->ev->time_ns;
-	c->nr++;
+	mg->cpu_nr[cpu]++;
 	return 0;
 }
 
@@ -774,220 +755,6 @@ static int lbr_queue__put_before(struct merge *mg, __u64 ts)
 	return 0;
 }
 
-/*
- * One capture record's events as the encoder sends them, in a block: this header, then per
- * event an lbr_item_event and its payload, 8-byte aligned. An end item closes a CPU.
- */
-struct lbr_item {
-	__u64 first_ns;			/* its events' earliest time, shifted as they are */
-	__u32 cpu;
-	__u32 len;			/* bytes after the header */
-	__u32 nr_lbr;			/* lbr events among them */
-	__u32 nr_calls;			/* funcgraph entries and exits among them */
-	__u32 end;			/* no record: the CPU's records are all sent */
-	__u32 pad;
-};
-
-struct lbr_item_event {
-	__u64 ts;
-	__u32 len;
-	__u32 pad;
-};
-
-/* Blocks in flight: encoding runs at most 1 MiB ahead of the copy, whatever the records */
-#define ENCODE_BLOCK_BYTES	(256U << 10)
-#define ENCODE_BLOCKS		4
-
-/* Sends the encoder's block b, its first len bytes; false once the merge cancelled */
-static bool encoder__send(struct merge *mg, struct block *b, size_t len)
-{
-	b->len = len;
-	if (len && block_queue__send(mg->bq, b))
-		return true;
-	block_queue__put(mg->bq, b);
-	return !len;
-}
-
-/* size more bytes for the record being encoded: a record never spans two blocks */
-static void *encoder__room(struct merge *mg, size_t size)
-{
-	struct block *b = mg->eblk, *nb;
-	size_t part = b ? b->len - mg->item_at : 0, want = part + size;
-
-	if (b && size <= b->cap - b->len) {
-		b->len += size;
-		return b->data + b->len - size;
-	}
-	nb = block_queue__get(mg->bq, want > ENCODE_BLOCK_BYTES / 2 ? 2 * want :
-				      ENCODE_BLOCK_BYTES);
-	if (!nb)
-		return NULL;
-	if (part)
-		memcpy(nb->data, b->data + mg->item_at, part);
-	nb->len = want;
-	mg->eblk = nb;
-	if (b && !encoder__send(mg, b, mg->item_at))
-		return NULL;
-	mg->item_at = 0;
-	return nb->data + part;
-}
-
-static int encoder__event(struct merge *mg, __u64 ts, const void *payload, unsigned int len)
-{
-	size_t size = sizeof(struct lbr_item_event) + ALIGN(len, 8);
-	struct lbr_item_event *e = encoder__room(mg, size);
-
-	if (!e)
-		return -ENOMEM;
-	/* the padding too: no byte of the block is left from an earlier record */
-	memset((char *)e + size - 8, 0, 8);
-	e->ts = ts + mg->ts_offset;
-	e->len = len;
-	e->pad = 0;
-	memcpy(e + 1, payload, len);
-	return 0;
-}
-
-static int emit(void *ctx, __u64 ts, const void *payload, unsigned int len)
-{
-	struct merge *mg = ctx;
-
-	mg->item_lbr++;
-	return encoder__event(mg, ts, payload, len);
-}
-
-static int emit_call(void *ctx, __u64 ts, const void *payload, unsigned int len)
-{
-	struct merge *mg = ctx;
-
-	mg->item_calls++;
-	return encoder__event(mg, ts, payload, len);
-}
-
-/* The earliest time of a record's events: its first call's entry, else its own */
-static __u64 record_first_ns(const struct lbr_record *rec)
-{
-	__u64 t = rec->ev->time_ns;
-
-	if (rec->calls && rec->calls->nr && rec->calls->call[0].start_ns < t)
-		t = rec->calls->call[0].start_ns;
-	return t;
-}
-
-/* The kernel function of syscall name (x86-64's __x64_sys_NAME), 0 if kallsyms has none */
-static __u64 syscall_addr(const struct ksyms *ks, const char *name)
-{
-	const struct ksym *sym;
-	char fn[128];
-
-	snprintf(fn, sizeof(fn), "__x64_sys_%s", name);
-	sym = ks ? ksyms__by_name(ks, fn) : NULL;
-	return sym ? sym->addr : 0;
-}
-
-/* The events of one record (none: the CPU's end) into the encoder's block, as one item */
-static int encoder__item(struct merge *mg, const struct lbr_record *rec, unsigned int cpu)
-{
-	const struct event_fields *ef;
-	struct lbr_item *it;
-	__u64 frame0, *f0 = NULL;
-	__u32 ap;
-	int n = 0;
-
-	mg->item_at = mg->eblk ? mg->eblk->len : 0;
-	mg->item_lbr = mg->item_calls = 0;
-	if (!encoder__room(mg, sizeof(*it)))
-		return -ENOMEM;
-	if (rec) {
-		ap = rec->ev->ap;
-		ef = ap < mg->nr_fields ? &mg->fields[ap] : NULL;
-		lbr_record_view__init(&mg->view, mg->cap, mg->ks, rec, 0);
-		/* the calls first: the scope's lbr events at its end go after its exit */
-		if (mg->view.calls && mg->has_calls && ap < mg->nr_fields) {
-			/* a raw_tp:sys_exit scope's own frame is its record's syscall */
-			if (mg->view.syscall && mg->nr_call_addrs[ap]) {
-				frame0 = syscall_addr(mg->ks, mg->view.syscall);
-				f0 = &frame0;
-			}
-			n = tracedat_fgraph__encode(&mg->fg, &mg->view, mg->call_addrs[ap],
-						    mg->nr_call_addrs[ap], f0, emit_call, mg);
-		}
-		if (n >= 0)
-			n = tracedat_lbr__encode(mg->cap, &mg->view, ef, mg->us, emit, mg);
-		if (n >= 0 && mg->view.calls && mg->has_calls)
-			n = tracedat_fgraph__encode_calls(&mg->view, emit, mg);
-		if (n < 0)
-			return n;
-	}
-	/* the header last: the record's bytes may have moved to a new block */
-	it = (void *)(mg->eblk->data + mg->item_at);
-	memset(it, 0, sizeof(*it));
-	it->first_ns = rec ? record_first_ns(rec) + mg->ts_offset : ~0ULL;
-	it->cpu = cpu;
-	it->len = mg->eblk->len - mg->item_at - sizeof(*it);
-	it->nr_lbr = mg->item_lbr;
-	it->nr_calls = mg->item_calls;
-	it->end = !rec;
-	return 0;
-}
-
-/* Encodes the capture's records, CPU by CPU as write_data() takes them, and sends them */
-static void *encoder__main(void *arg)
-{
-	struct merge *mg = arg;
-	struct lbrfile_cursor *it;
-	struct lbr_record rec;
-	unsigned int cpu;
-	int err = 0;
-
-	for (cpu = 0; cpu < mg->nr_cap_cpus && !err; cpu++) {
-		if (!mg->cpus[cpu].nr)
-			continue;
-		err = lbrfile_cursor__new(mg->cap, cpu, &it);
-		if (err)
-			break;
-		while (!(err = lbrfile_cursor__next(it, &rec))) {
-			err = encoder__item(mg, &rec, cpu);
-			if (err)
-				break;
-		}
-		if (err == -ENOENT)
-			err = encoder__item(mg, NULL, cpu);
-		lbrfile_cursor__free(it);
-	}
-	if (mg->eblk && !encoder__send(mg, mg->eblk, err ? 0 : mg->eblk->len))
-		err = err ?: -ECANCELED;
-	mg->eblk = NULL;
-	block_queue__close(mg->bq, err);
-	return NULL;
-}
-
-static int encoder__start(struct merge *mg)
-{
-	int err;
-
-	err = block_queue__new(ENCODE_BLOCKS, &mg->bq);
-	if (err)
-		return err;
-	err = thread__start_quiet(&mg->encoder, encoder__main, mg);
-	mg->encoder_started = !err;
-	return err;
-}
-
-/* The encoder stopped, wherever it was, and its blocks freed */
-static void encoder__stop(struct merge *mg)
-{
-	if (mg->encoder_started) {
-		block_queue__cancel(mg->bq);
-		pthread_join(mg->encoder, NULL);
-		mg->encoder_started = false;
-	}
-	free(mg->cblk);
-	mg->cblk = NULL;
-	block_queue__free(mg->bq);
-	mg->bq = NULL;
-}
-
 /* One recorded event, as libtracecmd or the page walk gives it */
 static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data, int size,
 			long long missed)
@@ -1019,41 +786,24 @@ static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data
 struct lbr_cursor {
 	unsigned int cpu;
 	bool has;			/* item is the next to put */
-	const struct lbr_item *item;	/* in mg->cblk */
+	const struct lbr_item *item;
 };
 
 /* The next record's item; none left (the CPU's end) is no error */
 static int lbr_cursor__next(struct merge *mg, struct lbr_cursor *c)
 {
-	struct block *b = mg->cblk;
-	const struct lbr_item *it;
-	int err;
+	int err = lbr_encoder__next(&mg->enc, c->cpu, &c->item);
 
-	c->has = false;
-	while (!b || b->pos == b->len) {
-		block_queue__put(mg->bq, b);
-		mg->cblk = b = block_queue__take(mg->bq, &err);
-		/* closed before the CPU's end: only after an error */
-		if (!b)
-			return err ?: -EPIPE;
-	}
-	it = (const void *)(b->data + b->pos);
-	b->pos += sizeof(*it) + it->len;
-	if (it->cpu != c->cpu)
-		return -EPROTO;
-	c->item = it;
-	c->has = !it->end;
-	return 0;
+	c->has = !err && !c->item->end;
+	return err;
 }
 
-static int lbr_cursor__init(struct merge *mg, struct lbr_cursor *c, struct cpu_records *lbr,
+static int lbr_cursor__init(struct merge *mg, struct lbr_cursor *c, bool has_lbr,
 			    unsigned int cpu)
 {
 	c->cpu = cpu;
 	c->has = false;
-	if (!lbr || !lbr->nr)
-		return 0;
-	return lbr_cursor__next(mg, c);
+	return has_lbr ? lbr_cursor__next(mg, c) : 0;
 }
 
 /* The cursor's record's events queued (copied: the block goes back) */
@@ -1359,7 +1109,7 @@ static const struct tracedat_cpu_data *raw_pages(struct merge *mg, int buffer, u
 /* One CPU of one buffer: the recorded events, with the capture's merged in for the top. */
 static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsigned int cpu)
 {
-	struct cpu_records *lbr = buffer == 0 && cpu < mg->nr_cap_cpus ? &mg->cpus[cpu] : NULL;
+	bool lbr = buffer == 0 && cpu < mg->nr_cap_cpus && mg->cpu_nr[cpu];
 	const struct tracedat_cpu_data *pages = raw_pages(mg, buffer, cpu);
 	struct tep_record *rec = NULL;
 	struct lbr_cursor lc = { 0 };
@@ -1486,7 +1236,12 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 		goto cleanup;
 	st->nr_buffers = mg.meta.nr_buffers;
 	/* started first: the capture's first records are encoded as the headers are written */
-	ret = encoder__start(&mg);
+	mg.enc = (struct lbr_encoder){
+		.cap = mg.cap, .ks = mg.ks, .us = mg.us, .fields = mg.fields,
+		.nr_fields = mg.nr_fields, .has_calls = mg.has_calls, .fg = &mg.fg,
+		.call_addrs = mg.call_addrs, .nr_call_addrs = mg.nr_call_addrs,
+		.ts_offset = mg.ts_offset, .cpu_nr = mg.cpu_nr, .nr_cpus = mg.nr_cap_cpus };
+	ret = lbr_encoder__start(&mg.enc);
 	if (ret) {
 		fail(&mg, ret, "cannot start the encoding thread: %s", strerror(-ret));
 		goto cleanup;
@@ -1505,7 +1260,7 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 	if (ret)
 		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
 cleanup:
-	encoder__stop(&mg);
+	lbr_encoder__stop(&mg.enc);
 	if (ret && !*err)
 		fail(&mg, ret, "%s", strerror(-ret));
 	if (mg.in)
@@ -1529,7 +1284,7 @@ cleanup:
 	tracedat_fgraph__free(&mg.fg);
 	free(mg.q.v);
 	free(mg.q.data);
-	free(mg.cpus);
+	free(mg.cpu_nr);
 	free(mg.tasks.v);
 	free(mg.tasks.used);
 	tracedat_meta__free(&mg.meta);
