@@ -41,10 +41,8 @@ static int stream__append(const struct perf_event_header *rec, __u64 time, void 
 
 	if (b && size > b->cap - b->len) {
 		s->fill = NULL;
-		if (!block_queue__send(s->q, b)) {
-			block_queue__put(s->q, b);
+		if (!block_queue__send(s->q, b))
 			return -ECANCELED;
-		}
 		b = NULL;
 	}
 	if (!b) {
@@ -67,13 +65,11 @@ static void *stream__main(void *arg)
 	struct perf_lbr_stream *s = arg;
 	int err = perf_lbr__emit_until(s->pl, ~0ULL);
 
-	if (s->fill) {
-		if (err || !block_queue__send(s->q, s->fill)) {
-			block_queue__put(s->q, s->fill);
-			err = err ?: -ECANCELED;
-		}
-		s->fill = NULL;
-	}
+	if (s->fill && err)
+		block_queue__put(s->q, s->fill);
+	else if (s->fill && !block_queue__send(s->q, s->fill))
+		err = -ECANCELED;
+	s->fill = NULL;
 	block_queue__close(s->q, err);
 	return NULL;
 }

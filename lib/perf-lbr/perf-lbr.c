@@ -894,14 +894,20 @@ static int emit_losses(struct perf_lbr *pl)
 	return 0;
 }
 
+void perf_lbr__set_emit(struct perf_lbr *pl, perf_lbr_known_fn known, perf_lbr_emit_fn fn,
+			void *ctx)
+{
+	pl->fn = fn;
+	pl->known = known;
+	pl->ctx = ctx;
+}
+
 int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_fn known,
 			 perf_lbr_emit_fn fn, void *ctx)
 {
 	int err = 0;
 
-	pl->fn = fn;
-	pl->known = known;
-	pl->ctx = ctx;
+	perf_lbr__set_emit(pl, known, fn, ctx);
 	pl->nr_comms = 0;
 	pl->nr_bad_ap = 0;
 	u32_set__clear(&pl->mmap_pids);
@@ -919,14 +925,6 @@ int perf_lbr__emit_begin(struct perf_lbr *pl, bool kernel_mmap, perf_lbr_known_f
 	if (!err)
 		err = emit_ksymbols(pl);
 	return err;
-}
-
-void perf_lbr__set_emit(struct perf_lbr *pl, perf_lbr_known_fn known, perf_lbr_emit_fn fn,
-			void *ctx)
-{
-	pl->fn = fn;
-	pl->known = known;
-	pl->ctx = ctx;
 }
 
 /* The calls that entered up to limit, and before the record at next_time */

@@ -323,6 +323,16 @@ static bool map_at(struct perf_reader *r, __u64 off)
 	return false;
 }
 
+/*
+ * Whether a header says a record that fits the avail bytes left: records are u64-aligned (the
+ * kernel pads them), but for perf's compressed ones
+ */
+static bool record_ok(const struct perf_event_header *h, __u64 avail)
+{
+	return avail >= sizeof(*h) && h->size >= sizeof(*h) && h->size <= avail &&
+	       (!(h->size % 8) || h->type == PERF_RECORD_COMPRESSED);
+}
+
 static int broken(struct perf_reader *r)
 {
 	pr_warn("%s: broken record at offset %#llx\n", r->path, (unsigned long long)r->rec_off);
@@ -342,13 +352,11 @@ static int next_mapped(struct perf_reader *r, const struct perf_event_header **e
 		if (!map_at(r, off))
 			return -ENOMEM;
 	r->rec_off = off;
-	if (end - off < sizeof(hh))
-		return broken(r);
 	h = (const void *)((const char *)r->map + (off - r->map_off));
-	memcpy(&hh, h, sizeof(hh));
-	/* records are u64-aligned (the kernel pads them), but for perf's compressed ones */
-	if (hh.size < sizeof(hh) || (hh.size % 8 && hh.type != PERF_RECORD_COMPRESSED) ||
-	    hh.size > end - off)
+	/* the header copied out: it need not be aligned, and is read only if it is whole */
+	memset(&hh, 0, sizeof(hh));
+	memcpy(&hh, h, end - off < sizeof(hh) ? end - off : sizeof(hh));
+	if (!record_ok(&hh, end - off))
 		return broken(r);
 	/* the window holds every record that starts in its first MAP_STEP bytes whole */
 	if (off % 8) {
@@ -393,14 +401,8 @@ int perf_reader__next(struct perf_reader *r, const struct perf_event_header **ev
 		return 0;
 	h = (const struct perf_event_header *)(r->buf + r->buf_pos);
 	r->rec_off = r->buf_off + r->buf_pos;
-	/* records are u64-aligned (the kernel pads them), but for perf's compressed ones */
-	if (r->buf_len - r->buf_pos < sizeof(*h) || h->size < sizeof(*h) ||
-	    (h->size % 8 && h->type != PERF_RECORD_COMPRESSED) ||
-	    h->size > r->buf_len - r->buf_pos) {
-		pr_warn("%s: broken record at offset %#llx\n", r->path,
-			(unsigned long long)r->rec_off);
-		return -EINVAL;
-	}
+	if (!record_ok(h, r->buf_len - r->buf_pos))
+		return broken(r);
 	r->buf_pos += h->size;
 	*ev = h;
 	return 1;

@@ -16,14 +16,14 @@
 #define LBR_ENCODER_BLOCK_BYTES	(256U << 10)
 #define LBR_ENCODER_BLOCKS		4
 
-/* Sends the encoder's block b, its first len bytes; false once the merge cancelled */
+/* Sends the encoder's block b, its first len bytes (none: given back); false once cancelled */
 static bool send_block(struct lbr_encoder *enc, struct block *b, size_t len)
 {
 	b->len = len;
-	if (len && block_queue__send(enc->bq, b))
-		return true;
+	if (len)
+		return block_queue__send(enc->bq, b);
 	block_queue__put(enc->bq, b);
-	return !len;
+	return true;
 }
 
 /* size more bytes for the record being encoded: a record never spans two blocks */

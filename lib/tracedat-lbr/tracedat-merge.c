@@ -756,29 +756,44 @@ static int lbr_queue__put_before(struct merge *mg, __u64 ts)
 }
 
 /* One recorded event, as libtracecmd or the page walk gives it */
+/*
+ * Whether an event's payload size fits a page. kbuffer gives a length word below 4 as a size
+ * near 4 GiB: compressed pages are not checked before (tracedat-check.h), so each event is.
+ */
+static bool recorded_size_ok(const struct merge *mg, int size)
+{
+	return size > 0 && (unsigned int)size <= mg->meta.page_size - TRACEDAT_PAGE_HEADER;
+}
+
+/*
+ * nr recorded events written, the first at first_ns, the last at last_ns; missed: events
+ * were lost before them. The CPU's last time and the top buffer's range follow them.
+ */
+static void recorded_written(struct merge *mg, int buffer, __u64 first_ns, __u64 last_ns,
+			     size_t nr, bool missed)
+{
+	mg->q.last_ts = last_ns;
+	mg->st->kernel_events += nr;
+	mg->st->kernel_missed += missed;
+	if (buffer == 0) {
+		if (!mg->rec_at.last_ns || first_ns < mg->rec_at.first_ns)
+			mg->rec_at.first_ns = first_ns;
+		if (last_ns > mg->rec_at.last_ns)
+			mg->rec_at.last_ns = last_ns;
+	}
+}
+
 static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data, int size,
 			long long missed)
 {
 	int err;
 
-	/*
-	 * kbuffer gives a length word below 4 as a size near 4 GiB: compressed pages are
-	 * not checked before (tracedat-check.h), so each event is here
-	 */
-	if (size <= 0 || (unsigned int)size > mg->meta.page_size - TRACEDAT_PAGE_HEADER)
+	if (!recorded_size_ok(mg, size))
 		return -EMSGSIZE;
 	err = tracedat_pages__add(mg->pages, ts, data, size, missed);
 	if (err)
 		return err;
-	mg->q.last_ts = ts;
-	mg->st->kernel_events++;
-	if (buffer == 0) {
-		if (!mg->rec_at.last_ns || ts < mg->rec_at.first_ns)
-			mg->rec_at.first_ns = ts;
-		if (ts > mg->rec_at.last_ns)
-			mg->rec_at.last_ns = ts;
-	}
-	mg->st->kernel_missed += missed != 0;
+	recorded_written(mg, buffer, ts, ts, 1, missed != 0);
 	return 0;
 }
 
@@ -929,8 +944,7 @@ static int put_events(struct merge *mg, int buffer, const unsigned char *page)
 		start = first->off + first->size;
 		room = tracedat_pages__room(mg->pages);
 		for (j = i + 1; j < n; j++) {
-			if (e[j].missed || e[j].len <= 0 ||
-			    (unsigned int)e[j].len > mg->meta.page_size - TRACEDAT_PAGE_HEADER ||
+			if (e[j].missed || !recorded_size_ok(mg, e[j].len) ||
 			    e[j].off + e[j].size - start > room ||
 			    !only_extends(page, e[j - 1].off + e[j - 1].size, e[j].off))
 				break;
@@ -942,10 +956,7 @@ static int put_events(struct merge *mg, int buffer, const unsigned char *page)
 					      last->ts);
 		if (err)
 			return err;
-		mg->q.last_ts = last->ts;
-		mg->st->kernel_events += j - i - 1;
-		if (buffer == 0 && last->ts > mg->rec_at.last_ns)
-			mg->rec_at.last_ns = last->ts;
+		recorded_written(mg, buffer, e[i + 1].ts, last->ts, j - i - 1, false);
 	}
 	return 0;
 }
@@ -980,13 +991,7 @@ static int copy_page(struct merge *mg, int buffer, struct lbr_cursor *lc, unsign
 		}
 		run->len += mg->meta.page_size;
 		run->last_ts = t->last_ns;
-		mg->q.last_ts = t->last_ns;
-		mg->st->kernel_events += t->nr;
-		mg->st->kernel_missed += t->missed;
-		if (buffer == 0 && (!mg->rec_at.last_ns || t->first_ns < mg->rec_at.first_ns))
-			mg->rec_at.first_ns = t->first_ns;
-		if (buffer == 0 && t->last_ns > mg->rec_at.last_ns)
-			mg->rec_at.last_ns = t->last_ns;
+		recorded_written(mg, buffer, t->first_ns, t->last_ns, t->nr, t->missed);
 		return 0;
 	}
 	if (run->len) {

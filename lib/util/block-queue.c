@@ -91,6 +91,10 @@ bool block_queue__send(struct block_queue *q, struct block *b)
 		q->tail = b;
 		q->nr++;
 		pthread_cond_broadcast(&q->cond);
+	} else {
+		/* nobody takes it any more: freed with the queue */
+		b->next = q->spare;
+		q->spare = b;
 	}
 	pthread_mutex_unlock(&q->lock);
 	return sent;

@@ -28,7 +28,7 @@ void block_queue__free(struct block_queue *q);
 /*
  * Producer: an empty block of at least size bytes (one given back, or a new one); NULL when
  * out of memory. Sending waits while max_blocks are in flight; false once the consumer has
- * cancelled (the block is then kept for freeing).
+ * cancelled. Either way the block is the queue's then (kept for freeing when cancelled).
  */
 struct block *block_queue__get(struct block_queue *q, size_t size);
 bool block_queue__send(struct block_queue *q, struct block *b);

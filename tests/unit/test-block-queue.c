@@ -37,7 +37,6 @@ static void *produce(void *arg)
 		b->len = i % 64 + 1;
 		if (!block_queue__send(p->q, b)) {
 			p->cancelled = true;
-			block_queue__put(p->q, b);
 			break;
 		}
 		__atomic_add_fetch(&p->sent, 1, __ATOMIC_RELEASE);
