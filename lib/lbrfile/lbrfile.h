@@ -334,6 +334,15 @@ int lbr_attach__check(__u32 version, const struct lbrfile_attach *a,
 		      const struct lbrfile_attach_args *aa);
 /* Validates a record's sizes against its header; returns 0 or -EINVAL. */
 int lbr_record__parse(const void *data, size_t size, struct lbr_record *rec);
+/* The earliest time a record's events show: its first call's entry, else its own time */
+static inline __u64 lbr_record__first_ns(const struct lbr_record *rec)
+{
+	__u64 t = rec->ev->time_ns;
+
+	if (rec->calls && rec->calls->nr && rec->calls->call[0].start_ns < t)
+		t = rec->calls->call[0].start_ns;
+	return t;
+}
 /* Bytes of a parsed record: header, branches, stack, argument block, user stack, extras. */
 size_t lbr_record__size(const struct lbr_record *rec);
 /* Extra value i of a record (capture.h), 0 where the record has none */

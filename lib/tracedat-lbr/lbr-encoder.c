@@ -82,16 +82,6 @@ static int emit_call(void *ctx, __u64 ts, const void *payload, unsigned int len)
 	return put_event(enc, ts, payload, len);
 }
 
-/* The earliest time of a record's events: its first call's entry, else its own */
-static __u64 record_first_ns(const struct lbr_record *rec)
-{
-	__u64 t = rec->ev->time_ns;
-
-	if (rec->calls && rec->calls->nr && rec->calls->call[0].start_ns < t)
-		t = rec->calls->call[0].start_ns;
-	return t;
-}
-
 /* The kernel function of syscall name (x86-64's __x64_sys_NAME), 0 if kallsyms has none */
 static __u64 syscall_addr(const struct ksyms *ks, const char *name)
 {
@@ -140,7 +130,7 @@ static int put_item(struct lbr_encoder *enc, const struct lbr_record *rec, unsig
 	/* the header last: the record's bytes may have moved to a new block */
 	it = (void *)(enc->fill->data + enc->item_at);
 	memset(it, 0, sizeof(*it));
-	it->first_ns = rec ? record_first_ns(rec) + enc->ts_offset : ~0ULL;
+	it->first_ns = rec ? lbr_record__first_ns(rec) + enc->ts_offset : ~0ULL;
 	it->cpu = cpu;
 	it->len = enc->fill->len - enc->item_at - sizeof(*it);
 	it->nr_lbr = enc->item_lbr;
@@ -158,6 +148,10 @@ static void *encoder_main(void *arg)
 	unsigned int cpu;
 	int err = 0;
 
+	if (!enc->ks && enc->ks_len) {
+		err = enc->ks_err = ksyms__parse_borrowed(enc->ks_text, enc->ks_len, &enc->own_ks);
+		enc->ks = enc->own_ks;
+	}
 	for (cpu = 0; cpu < enc->nr_cpus && !err; cpu++) {
 		if (!enc->cpu_nr[cpu])
 			continue;
@@ -202,6 +196,10 @@ void lbr_encoder__stop(struct lbr_encoder *enc)
 	}
 	free(enc->read);
 	enc->read = NULL;
+	if (enc->own_ks) {
+		ksyms__free(enc->own_ks);
+		enc->own_ks = enc->ks = NULL;
+	}
 	block_queue__free(enc->bq);
 	enc->bq = NULL;
 }

@@ -47,6 +47,12 @@ struct lbr_encoder {
 	/* what the merge set up: read by the thread, changed by no one while it runs */
 	struct lbrfile *cap;
 	struct ksyms *ks;		/* the capture's kallsyms: tells the tracing path */
+	/*
+	 * Without ks, their text: parsed by the thread before its first record, as the merge
+	 * writes the headers and copies what goes before (ks then the thread's, freed by stop)
+	 */
+	const char *ks_text;
+	size_t ks_len;
 	struct usyms *us;		/* user frames' names (--user-stack captures) */
 	const struct event_fields *fields;	/* per attach point: its argument event's */
 	size_t nr_fields;
@@ -58,6 +64,8 @@ struct lbr_encoder {
 	const size_t *cpu_nr;		/* records per CPU: those with none are skipped */
 	unsigned int nr_cpus;
 	/* the thread's */
+	struct ksyms *own_ks;		/* parsed from ks_text */
+	int ks_err;			/* ks_text did not parse: the thread's error is this */
 	struct lbr_record_view view;	/* of the record being encoded */
 	struct block *fill;		/* being filled */
 	size_t item_at;			/* in fill: the record being encoded */

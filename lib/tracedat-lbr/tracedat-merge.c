@@ -18,6 +18,7 @@
 #include <traceevent/kbuffer.h>
 #include "lbrfile/capture-match.h"
 #include "lbrfile/lbrfile.h"
+#include "tracedat-lbr/cpu-copier.h"
 #include "tracedat-lbr/lbr-encoder.h"
 #include "tracedat-lbr/tracedat-fgraph.h"
 #include "tracedat-lbr/tracedat-formats.h"
@@ -31,9 +32,6 @@
 #include "util/print.h"
 #include "util/text-escape.h"
 
-/* Pages mapped (or read) at a time as the recorded pages stream: memory flat in the file's size */
-#define READ_BYTES	(4U << 20)
-
 /* A task of the capture, with the comm of its first record (first in CPU, then time, order) */
 struct task_first {
 	__u32 tid;
@@ -41,6 +39,12 @@ struct task_first {
 	__u64 time_ns;			/* its record's time, then place in the file */
 	size_t idx;
 	char comm[LBRSNAP_COMM_LEN];
+};
+
+/* A CPU's first capture record as the encoder sends them (time, then file order) */
+struct cpu_first {
+	__u64 time_ns;			/* its own time */
+	__u64 first_ns;			/* its events' earliest (lbr_record__first_ns()) */
 };
 
 /* Tasks by tid, open addressing: memory grows with the tasks, not the records */
@@ -89,6 +93,7 @@ struct merge {
 	struct tracedat_meta meta;
 	struct tracedat_writer *w;
 	size_t *cpu_nr;			/* the capture's records per CPU */
+	struct cpu_first *cpu_first;	/* per CPU: its first record in time order */
 	unsigned int nr_cap_cpus;
 	size_t next_idx;		/* collect(): index of the record it is given */
 	int collect_err;		/* collect()'s error, told from the capture's own */
@@ -107,6 +112,9 @@ struct merge {
 	size_t nr_evs, max_evs;
 	/* the capture's records, encoded on a second CPU while this thread copies the recording */
 	struct lbr_encoder enc;
+	/* the top buffer's pages that go out as they are, copied beside the encoding */
+	struct cpu_copier copier;
+	struct cpu_copy *copies;
 	/*
 	 * What libtracecmd adds to the recorded time stamps (DATE, OFFSET options): they are
 	 * copied shifted and the options left out, so the lbr events are shifted alike.
@@ -214,13 +222,23 @@ static int collect_one(const struct lbr_record *rec, void *ctx)
 		return -E2BIG;
 	if (cpu >= mg->nr_cap_cpus) {
 		size_t *n = realloc(mg->cpu_nr, (cpu + 1) * sizeof(*n));
+		struct cpu_first *f;
 
 		if (!n)
 			return -ENOMEM;
 		memset(n + mg->nr_cap_cpus, 0, (cpu + 1 - mg->nr_cap_cpus) * sizeof(*n));
 		mg->cpu_nr = n;
+		f = realloc(mg->cpu_first, (cpu + 1) * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		memset(f + mg->nr_cap_cpus, 0, (cpu + 1 - mg->nr_cap_cpus) * sizeof(*f));
+		mg->cpu_first = f;
 		mg->nr_cap_cpus = cpu + 1;
 	}
+	/* file order here: an equal time keeps the one met first, as the encoder's sort does */
+	if (!mg->cpu_nr[cpu] || rec->ev->time_ns < mg->cpu_first[cpu].time_ns)
+		mg->cpu_first[cpu] = (struct cpu_first){ .time_ns = rec->ev->time_ns,
+							 .first_ns = lbr_record__first_ns(rec) };
 	if (task_table__see(&mg->tasks, rec->ev, idx))
 		return -ENOMEM;
 	if (!mg->cap_at.last_ns || rec->ev->time_ns < mg->cap_at.first_ns)
@@ -518,7 +536,8 @@ static int add_lbr_system(struct merge *mg)
 	ks = lbrfile__kallsyms(mg->cap, &len);
 	if (ks && len)
 		tracedat_blob__borrow(&mg->meta.kallsyms, ks, len);
-	if (ks && len && ksyms__parse_borrowed(ks, len, &mg->ks))
+	/* only the calls' addresses need them here; else the encoder parses them (7 ms) */
+	if (ks && len && mg->has_calls && ksyms__parse_borrowed(ks, len, &mg->ks))
 		return fail(mg, -EINVAL, "the capture's kallsyms cannot be parsed");
 	if (mg->has_calls && add_call_addrs(mg))
 		return -ENOMEM;
@@ -1037,37 +1056,12 @@ static int check_page(struct merge *mg, int buffer, const struct tracedat_cpu_da
 		    mg->meta.buffers[buffer].name, d->cpu, why);
 }
 
-/*
- * READ_BYTES of a CPU's pages from off: mapped where the data lies 8-byte aligned (the pages
- * are checked in place, their bytes copied once, by the copy itself), else read into rbuf.
- * *map, *map_len: the mapping to undo once the chunk is done.
- */
-static unsigned char *chunk_get(struct merge *mg, const struct tracedat_cpu_data *d, __u64 off,
-				size_t n, void **map, size_t *map_len)
-{
-	size_t sys_ps = sysconf(_SC_PAGESIZE), skew = (d->offset + off) % sys_ps;
-	ssize_t got;
-
-	*map = MAP_FAILED;
-	if (!(d->offset % 8) && !mg->in_sparse) {
-		*map_len = n + skew;
-		*map = mmap(NULL, *map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, mg->in_fd,
-			    d->offset + off - skew);
-		if (*map != MAP_FAILED)
-			return (unsigned char *)*map + skew;
-	}
-	got = pread(mg->in_fd, mg->rbuf, n, d->offset + off);
-	/* tracedat_input__read_layout() checked the pages lie inside the file */
-	if (got >= 0 && (size_t)got != n)
-		errno = EIO;
-	return (size_t)got == n ? mg->rbuf : NULL;
-}
-
-/* A CPU from its uncompressed pages, READ_BYTES at a time */
+/* A CPU from its uncompressed pages, TRACEDAT_READ_BYTES at a time */
 static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cpu_data *d,
-			  struct lbr_cursor *lc)
+			  __u64 from, struct lbr_cursor *lc)
 {
-	size_t ps = mg->meta.page_size, chunk = READ_BYTES / ps * ps ?: ps, n, i, map_len = 0;
+	size_t ps = mg->meta.page_size, chunk = TRACEDAT_READ_BYTES / ps * ps ?: ps;
+	size_t n, i, map_len = 0;
 	struct tracedat_page_times t;
 	struct page_run run = { 0 };
 	unsigned char *pages;
@@ -1083,9 +1077,10 @@ static int copy_cpu_pages(struct merge *mg, int buffer, const struct tracedat_cp
 		if (!mg->rbuf || !mg->kbuf || !mg->evs)
 			return -ENOMEM;
 	}
-	for (off = 0; off < d->size && !err; off += n) {
+	for (off = from; off < d->size && !err; off += n) {
 		n = d->size - off < chunk ? d->size - off : chunk;
-		pages = chunk_get(mg, d, off, n, &map, &map_len);
+		pages = tracedat_cpu_data__get(d, mg->in_fd, mg->in_sparse, off, n, mg->rbuf, &map,
+					       &map_len);
 		if (!pages)
 			return -errno;
 		for (i = 0; i < n && !err; i += ps)
@@ -1108,7 +1103,119 @@ static const struct tracedat_cpu_data *raw_pages(struct merge *mg, int buffer, u
 	if (mg->in_fd < 0 || mg->layout.converted)
 		return NULL;
 	d = tracedat_cpu_table__find(&mg->layout, mg->meta.buffers[buffer].name, cpu);
-	return d && !d->compressed && mg->meta.page_size <= READ_BYTES ? d : NULL;
+	return d && !d->compressed && mg->meta.page_size <= TRACEDAT_READ_BYTES ? d : NULL;
+}
+
+/*
+ * Where the capture's records go to some CPU, the top buffer's pages that go out as they are
+ * (walkable here, times not shifted) are sized on a thread of their own as the headers are
+ * written, then copied beside the encoding (cpu-copier.h): a CPU's up to its first capture
+ * record, all of a CPU without one.
+ */
+static int copier_start(struct merge *mg)
+{
+	const struct tracedat_cpu_data *d;
+	unsigned int cpu, n = 0;
+	bool lbr = false;
+
+	for (cpu = 0; cpu < mg->nr_cap_cpus; cpu++)
+		lbr |= mg->cpu_nr[cpu] != 0;
+	if (!lbr || mg->ts_offset)
+		return 0;
+	mg->copies = calloc(mg->meta.nr_cpus, sizeof(*mg->copies));
+	if (!mg->copies)
+		return -ENOMEM;
+	for (cpu = 0; cpu < mg->meta.nr_cpus; cpu++) {
+		d = raw_pages(mg, 0, cpu);
+		if (!d)
+			continue;
+		mg->copies[n].d = d;
+		mg->copies[n++].limit_ns = cpu < mg->nr_cap_cpus && mg->cpu_nr[cpu] ?
+					   mg->cpu_first[cpu].first_ns : ~0ULL;
+	}
+	mg->copier = (struct cpu_copier){
+		.in_fd = mg->in_fd, .in_sparse = mg->in_sparse, .page_size = mg->meta.page_size,
+		.input = mg->input, .cpus = mg->copies, .nr_cpus = n };
+	return n ? cpu_copier__size(&mg->copier) : 0;
+}
+
+/* The copier's error: a damaged page as the merge's own check says it */
+static int copier_fail(struct merge *mg, int err)
+{
+	if (!mg->copier.damaged)
+		return fail(mg, err, "%s: %s", mg->input, strerror(-err));
+	mg->damaged = true;
+	return fail(mg, err, "%s", mg->copier.why);
+}
+
+/* The copier's pages of the top buffer's cpu, NULL if none */
+static struct cpu_copy *copier_cpu(struct merge *mg, unsigned int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < mg->copier.nr_cpus; i++) {
+		if (mg->copies[i].d->cpu == cpu)
+			return &mg->copies[i];
+	}
+	return NULL;
+}
+
+/* Whether the copier has all of cpu: its pages, and no capture record goes there */
+static bool copier_whole(struct merge *mg, unsigned int cpu)
+{
+	const struct cpu_copy *c = copier_cpu(mg, cpu);
+
+	return c && c->all && c->limit_ns == ~0ULL;
+}
+
+/* c's events, counted as the merge's own copy counts them */
+static void copier_written(struct merge *mg, const struct cpu_copy *c)
+{
+	if (c->nr_events)
+		recorded_written(mg, 0, c->first_ns, c->last_ns, c->nr_events, false);
+	mg->st->kernel_missed += c->nr_missed;
+}
+
+/*
+ * Sizing waited for, then the copier's whole CPUs given room first in the top buffer and
+ * their copy started; a CPU it has the first pages of is posted as the merge begins it
+ */
+static int copier_reserve(struct merge *mg)
+{
+	struct cpu_copy *c;
+	bool behind;
+	__u64 off;
+	size_t i;
+	int err, fd;
+
+	err = cpu_copier__wait(&mg->copier);
+	if (err)
+		return copier_fail(mg, err);
+	fd = tracedat_writer__fd(mg->w, &behind);
+	err = cpu_copier__copy(&mg->copier, fd, behind);
+	if (err)
+		return fail(mg, err, "cannot start the copying thread: %s", strerror(-err));
+	for (i = 0; i < mg->copier.nr_cpus && !err; i++) {
+		c = &mg->copies[i];
+		if (!copier_whole(mg, c->d->cpu))
+			continue;
+		err = tracedat_writer__reserve_cpu(mg->w, c->d->cpu, c->size, &off) ?:
+		      cpu_copier__post(&mg->copier, c, off);
+		copier_written(mg, c);
+	}
+	return err;
+}
+
+/*
+ * Begins the top buffer's cpu after the copier's first pages of it (c), posted; the merge
+ * goes on from where they end
+ */
+static int copier_begin(struct merge *mg, struct cpu_copy *c)
+{
+	__u64 off;
+
+	return tracedat_writer__begin_cpu_after(mg->w, c->d->cpu, c->size, &off, &mg->pages) ?:
+	       cpu_copier__post(&mg->copier, c, off);
 }
 
 /* One CPU of one buffer: the recorded events, with the capture's merged in for the top. */
@@ -1116,20 +1223,26 @@ static int copy_cpu(struct merge *mg, struct tracecmd_input *h, int buffer, unsi
 {
 	bool lbr = buffer == 0 && cpu < mg->nr_cap_cpus && mg->cpu_nr[cpu];
 	const struct tracedat_cpu_data *pages = raw_pages(mg, buffer, cpu);
+	/* the copier's first pages of the CPU, the merge's the rest and the capture's events */
+	struct cpu_copy *first = buffer ? NULL : copier_cpu(mg, cpu);
 	struct tep_record *rec = NULL;
 	struct lbr_cursor lc = { 0 };
 	int err;
 
-	err = tracedat_writer__begin_cpu(mg->w, buffer, cpu, &mg->pages);
+	err = first ? copier_begin(mg, first) :
+		      tracedat_writer__begin_cpu(mg->w, buffer, cpu, &mg->pages);
 	if (err)
 		return err;
 	mg->q.head = mg->q.nr = mg->q.used = 0;
 	mg->q.last_ts = 0;
+	/* after the copier's pages: as if this thread had copied them */
+	if (first)
+		copier_written(mg, first);
 	err = lbr_cursor__init(mg, &lc, lbr, cpu);
 	if (err)
 		goto cleanup;
 	if (pages) {
-		err = copy_cpu_pages(mg, buffer, pages, &lc);
+		err = copy_cpu_pages(mg, buffer, pages, first ? first->done_at : 0, &lc);
 		goto cleanup;
 	}
 	if (h)
@@ -1179,9 +1292,16 @@ static int write_data(struct merge *mg)
 				return fail(mg, -EINVAL, "buffer '%s' cannot be read",
 					    mg->meta.buffers[b].name);
 		}
+		if (!b && mg->copier.nr_cpus)
+			err = copier_reserve(mg);
 		for (cpu = 0; cpu < mg->meta.nr_cpus && !err; cpu++) {
+			if (!b && copier_whole(mg, cpu))
+				continue;
 			err = copy_cpu(mg, h, b, cpu);
-			if (err && !mg->damaged)
+			if (err && mg->enc.ks_err)
+				fail(mg, err, "the capture's kallsyms cannot be parsed: %s",
+				     strerror(-err));
+			else if (err && !mg->damaged)
 				fail(mg, err, "buffer '%s' CPU %u: %s", mg->meta.buffers[b].name,
 				     cpu, err == -ERANGE ? "time stamps go backwards" :
 				     err == -EMSGSIZE ? "an event's length word does not fit its "
@@ -1189,6 +1309,11 @@ static int write_data(struct merge *mg)
 		}
 		if (b && h)
 			tracecmd_close(h);
+	}
+	if (!err && mg->copier.nr_cpus) {
+		err = cpu_copier__finish(&mg->copier);
+		if (err)
+			copier_fail(mg, err);
 	}
 	return err;
 }
@@ -1246,9 +1371,15 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 		.nr_fields = mg.nr_fields, .has_calls = mg.has_calls, .fg = &mg.fg,
 		.call_addrs = mg.call_addrs, .nr_call_addrs = mg.nr_call_addrs,
 		.ts_offset = mg.ts_offset, .cpu_nr = mg.cpu_nr, .nr_cpus = mg.nr_cap_cpus };
+	mg.enc.ks_text = lbrfile__kallsyms(mg.cap, &mg.enc.ks_len);
 	ret = lbr_encoder__start(&mg.enc);
 	if (ret) {
 		fail(&mg, ret, "cannot start the encoding thread: %s", strerror(-ret));
+		goto cleanup;
+	}
+	ret = copier_start(&mg);
+	if (ret) {
+		fail(&mg, ret, "cannot start the copying thread: %s", strerror(-ret));
 		goto cleanup;
 	}
 	ret = tracedat_writer__create(output, &mg.meta, &mg.w);
@@ -1258,6 +1389,8 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 	}
 	ret = write_data(&mg) ?: check_overlap(&mg, input);
 	if (ret) {
+		/* the copier writes through the writer's descriptor: stopped before it closes */
+		cpu_copier__free(&mg.copier);
 		tracedat_writer__abort(mg.w);
 		goto cleanup;
 	}
@@ -1266,6 +1399,8 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 		fail(&mg, ret, "%s: cannot write: %s", output, strerror(-ret));
 cleanup:
 	lbr_encoder__stop(&mg.enc);
+	cpu_copier__free(&mg.copier);
+	free(mg.copies);
 	if (ret && !*err)
 		fail(&mg, ret, "%s", strerror(-ret));
 	if (mg.in)
@@ -1290,6 +1425,7 @@ cleanup:
 	free(mg.q.v);
 	free(mg.q.data);
 	free(mg.cpu_nr);
+	free(mg.cpu_first);
 	free(mg.tasks.v);
 	free(mg.tasks.used);
 	tracedat_meta__free(&mg.meta);

@@ -853,3 +853,25 @@ cleanup:
 	munmap((void *)in.map, in.size);
 	return ret;
 }
+
+unsigned char *tracedat_cpu_data__get(const struct tracedat_cpu_data *d, int fd, bool sparse,
+				      __u64 off, size_t n, unsigned char *rbuf, void **map,
+				      size_t *map_len)
+{
+	size_t sys_ps = sysconf(_SC_PAGESIZE), skew = (d->offset + off) % sys_ps;
+	ssize_t got;
+
+	*map = MAP_FAILED;
+	if (!(d->offset % 8) && !sparse) {
+		*map_len = n + skew;
+		*map = mmap(NULL, *map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+			    d->offset + off - skew);
+		if (*map != MAP_FAILED)
+			return (unsigned char *)*map + skew;
+	}
+	got = pread(fd, rbuf, n, d->offset + off);
+	/* tracedat_input__read_layout() checked the pages lie inside the file */
+	if (got >= 0 && (size_t)got != n)
+		errno = EIO;
+	return (size_t)got == n ? rbuf : NULL;
+}

@@ -62,6 +62,19 @@ int tracedat_input__read_layout(const char *path, struct tracedat_meta *m,
 const struct tracedat_cpu_data *tracedat_cpu_table__find(const struct tracedat_cpu_table *t,
 							 const char *buffer, unsigned int cpu);
 void tracedat_cpu_table__free(struct tracedat_cpu_table *t);
+/* Pages mapped (or read) at a time as recorded pages stream: memory flat in the file's size */
+#define TRACEDAT_READ_BYTES	(4U << 20)
+
+/*
+ * n bytes of d's uncompressed pages from off in fd, for a walk that streams them: mapped
+ * where the data lie 8-byte aligned (checked in place, copied once, by the copy itself), else
+ * read into rbuf (n bytes at least). sparse: the file has holes and is read, never mapped (a
+ * read fault in a tmpfs hole allocates it). *map, *map_len: the mapping to undo once done
+ * (MAP_FAILED: none). NULL and errno on error.
+ */
+unsigned char *tracedat_cpu_data__get(const struct tracedat_cpu_data *d, int fd, bool sparse,
+				      __u64 off, size_t n, unsigned char *rbuf, void **map,
+				      size_t *map_len);
 /*
  * The uncompressed pages a read_layout() with pages_later left unchecked, as it would have
  * checked them: -EINVAL with the same message in err.

@@ -130,11 +130,6 @@ int tracedat_pages__copy_page(struct tracedat_pages *p, const void *page, __u64 
 	return next_page(p);
 }
 
-static bool cfr_unsupported(int err)
-{
-	return err == EXDEV || err == EINVAL || err == ENOSYS || err == EOPNOTSUPP;
-}
-
 int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t len,
 			     int in_fd, __u64 in_off, __u64 last_ts)
 {
@@ -155,7 +150,7 @@ int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t
 		n = copy_file_range(in_fd, &off, p->f->fd, NULL, len - done, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && cfr_unsupported(errno)) {
+		if (n < 0 && copy_range_refused(errno)) {
 			/* per output: another file of the same process may be elsewhere */
 			p->no_copy_range = true;
 			break;

@@ -16,6 +16,7 @@
 struct cpu_slot {
 	__u64 offset;
 	__u64 size;
+	bool reserved;		/* written by another: tracedat_writer__reserve_cpu() */
 };
 
 struct buffer_state {
@@ -33,6 +34,7 @@ struct tracedat_writer {
 	int cur_buffer;
 	int cur_cpu;
 	off_t cpu_start;
+	__u64 cpu_before;	/* the CPU's first bytes, someone else's (begin_cpu_after()) */
 	struct tracedat_pages *pages;
 	struct buffer_state *bufs;
 	/* the metadata's many small pieces, written together (pos counts them already) */
@@ -413,14 +415,16 @@ cleanup:
 	return err;
 }
 
-int tracedat_writer__begin_cpu(struct tracedat_writer *w, int buffer, unsigned int cpu,
-			       struct tracedat_pages **pages)
+/* begin_cpu(), the CPU's first before bytes left for someone else to write */
+static int begin(struct tracedat_writer *w, int buffer, unsigned int cpu, __u64 before,
+		 struct tracedat_pages **pages)
 {
 	int err;
 	int b;
 
 	if (w->pages || buffer < w->cur_buffer || buffer >= w->m->nr_buffers ||
-	    cpu >= w->m->nr_cpus || (buffer == w->cur_buffer && (int)cpu <= w->cur_cpu))
+	    cpu >= w->m->nr_cpus || (buffer == w->cur_buffer && (int)cpu <= w->cur_cpu) ||
+	    w->bufs[buffer].cpus[cpu].reserved || before % w->m->page_size)
 		return -EINVAL;
 	for (b = w->cur_buffer + 1; b <= buffer; b++) {
 		err = start_buffer(w, b);
@@ -434,13 +438,62 @@ int tracedat_writer__begin_cpu(struct tracedat_writer *w, int buffer, unsigned i
 	err = pad_to_page(w) ?: flush_buf(w);
 	if (err)
 		return err;
+	if (before && lseek(w->out.fd, w->pos + before, SEEK_SET) < 0)
+		return -errno;
 	err = tracedat_pages__new(&w->out, w->m->page_size, &w->pages);
 	if (err)
 		return err;
 	w->cur_cpu = cpu;
 	w->cpu_start = w->pos;
+	w->cpu_before = before;
+	w->pos += before;
 	*pages = w->pages;
 	return 0;
+}
+
+int tracedat_writer__begin_cpu(struct tracedat_writer *w, int buffer, unsigned int cpu,
+			       struct tracedat_pages **pages)
+{
+	return begin(w, buffer, cpu, 0, pages);
+}
+
+int tracedat_writer__begin_cpu_after(struct tracedat_writer *w, unsigned int cpu, __u64 size,
+				     __u64 *offset, struct tracedat_pages **pages)
+{
+	int err = begin(w, 0, cpu, size, pages);
+
+	*offset = w->cpu_start;
+	return err;
+}
+
+int tracedat_writer__reserve_cpu(struct tracedat_writer *w, unsigned int cpu, __u64 size,
+				 __u64 *offset)
+{
+	struct cpu_slot *slot;
+	int err;
+
+	if (w->pages || w->cur_buffer || w->cur_cpu >= 0 || cpu >= w->m->nr_cpus ||
+	    w->bufs[0].cpus[cpu].reserved || size % w->m->page_size)
+		return -EINVAL;
+	err = pad_to_page(w) ?: flush_buf(w);
+	if (err)
+		return err;
+	/* what the writer writes next goes after the room; the room is a hole until filled */
+	if (lseek(w->out.fd, w->pos + size, SEEK_SET) < 0)
+		return -errno;
+	slot = &w->bufs[0].cpus[cpu];
+	slot->reserved = true;
+	slot->offset = size ? w->pos : 0;
+	slot->size = size;
+	*offset = w->pos;
+	w->pos += size;
+	return 0;
+}
+
+int tracedat_writer__fd(const struct tracedat_writer *w, bool *behind)
+{
+	*behind = out_file__behind(&w->out);
+	return w->out.fd;
 }
 
 int tracedat_writer__end_cpu(struct tracedat_writer *w)
@@ -456,6 +509,7 @@ int tracedat_writer__end_cpu(struct tracedat_writer *w)
 	if (size < 0)
 		return size;
 	w->pos += size;
+	size += w->cpu_before;
 	slot = &w->bufs[w->cur_buffer].cpus[w->cur_cpu];
 	slot->offset = size ? w->cpu_start : 0;
 	slot->size = size;

@@ -115,6 +115,27 @@ int tracedat_writer__create(const char *path, const struct tracedat_meta *m,
 int tracedat_writer__begin_cpu(struct tracedat_writer *w, int buffer, unsigned int cpu,
 			       struct tracedat_pages **pages);
 int tracedat_writer__end_cpu(struct tracedat_writer *w);
+/*
+ * begin_cpu() of a top-buffer CPU whose first size bytes are someone else's to write, at
+ * *offset (through tracedat_writer__fd(), on another thread too): the pages go after them,
+ * and the CPU's data are both.
+ */
+int tracedat_writer__begin_cpu_after(struct tracedat_writer *w, unsigned int cpu, __u64 size,
+				     __u64 *offset, struct tracedat_pages **pages);
+/*
+ * Room for a top-buffer CPU's data of a known size, before the top buffer's first
+ * begin_cpu(): someone else writes them at *offset (through tracedat_writer__fd(), on another
+ * thread too) while the writer goes on after them; that CPU is not begun. The CPU table says
+ * where each CPU lies, so their data need not be in CPU order.
+ */
+int tracedat_writer__reserve_cpu(struct tracedat_writer *w, unsigned int cpu, __u64 size,
+				 __u64 *offset);
+/*
+ * The descriptor the output is written through, for writes at offsets of one's own
+ * (pwrite(2), copy_file_range(2)); *behind: whether to start writeback as one writes, as
+ * out_file__write_behind() does (the file is fsynced at close)
+ */
+int tracedat_writer__fd(const struct tracedat_writer *w, bool *behind);
 /* Completes the file and renames it into place. Frees w in every case. */
 int tracedat_writer__close(struct tracedat_writer *w);
 /* Removes the temporary file. */

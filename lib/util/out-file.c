@@ -313,6 +313,63 @@ FILE *out_file__stdio(struct out_file *f)
 	return f->fp;
 }
 
+bool copy_range_refused(int err)
+{
+	return err == EXDEV || err == EINVAL || err == ENOSYS || err == EOPNOTSUPP;
+}
+
+/* copy_range() by hand, through a buffer of COPY_BUF_SIZE at most */
+static int copy_range_rw(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+{
+	size_t cap = len < COPY_BUF_SIZE ? len : COPY_BUF_SIZE, done;
+	char *buf = malloc(cap);
+	ssize_t n, w;
+	int err = buf ? 0 : -ENOMEM;
+
+	while (!err && len) {
+		n = pread(in_fd, buf, len < cap ? len : cap, in_off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n ? -errno : -EIO;
+			break;
+		}
+		for (done = 0; !err && done < (size_t)n; done += w > 0 ? w : 0) {
+			w = pwrite(out_fd, buf + done, n - done, out_off + done);
+			if (w < 0 && errno != EINTR)
+				err = -errno;
+			else if (!w)
+				err = -EIO;
+		}
+		in_off += n;
+		out_off += n;
+		len -= n;
+	}
+	free(buf);
+	return err;
+}
+
+int copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len, bool *refused)
+{
+	ssize_t n;
+
+	while (len && !*refused) {
+		n = copy_file_range(in_fd, &in_off, out_fd, &out_off, len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && copy_range_refused(errno)) {
+			*refused = true;
+			break;
+		}
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		len -= n;
+	}
+	return len ? copy_range_rw(in_fd, in_off, out_fd, out_off, len) : 0;
+}
+
 int copy_all(int from, int to)
 {
 	char *buf = malloc(COPY_BUF_SIZE);
@@ -405,6 +462,11 @@ void out_file__write_behind(struct out_file *f)
 		f->behind = -1;
 	else
 		f->behind = pos;
+}
+
+bool out_file__behind(const struct out_file *f)
+{
+	return f->tmp && f->behind >= 0;
 }
 
 int out_file__commit(struct out_file *f)

@@ -65,6 +65,8 @@ int out_file__commit(struct out_file *f);
  * A spool or a stream is left alone: it is copied out, or has no pages.
  */
 void out_file__write_behind(struct out_file *f);
+/* Whether writes of one's own at offsets start writeback as out_file__write_behind() would */
+bool out_file__behind(const struct out_file *f);
 /* Closes and removes the temporary file; safe on a reset or committed out_file. */
 void out_file__abort(struct out_file *f);
 /*
@@ -80,6 +82,16 @@ bool out_file__is_stream(const char *path);
 
 /* Copies from from's offset to its end into to; returns 0 or a negative errno. */
 int copy_all(int from, int to);
+
+/* Whether copy_file_range(2) failing with err means: not between these files, copy by hand */
+bool copy_range_refused(int err);
+/*
+ * len bytes from in_off in in_fd to out_off in out_fd, neither file's offset moved (threads
+ * may share the descriptors): copy_file_range(2), or pread/pwrite where *refused is set or
+ * the file systems refuse it (then *refused is set). 0, or a negative errno (-EIO: the input
+ * ends before).
+ */
+int copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len, bool *refused);
 
 /* Where temporary files go: $TMPDIR when set and not empty, else /tmp. */
 const char *tmp_dir(void);
