@@ -24,7 +24,7 @@
 
 MERGE_N=${MERGE_N:-100000}
 MERGE_LOAD=${MERGE_LOAD:-200000}
-MERGE_REPS=${MERGE_REPS:-3}
+MERGE_REPS=${MERGE_REPS:-5}
 
 # Targets (issue 23, "Speed"): a merge takes at most twice `cat` of its two inputs, less
 # than perf inject, and trace-cmd-lbr merge at most 1.5 times trace-cmd convert; each record
@@ -151,8 +151,9 @@ bench_merge() {
 	       [togcat.perf]="perf.data: cat of the inputs recorded together"
 	       [tog.dat]="trace.dat: trace-cmd-lbr merge, recorded together"
 	       [togcat.dat]="trace.dat: cat of the inputs recorded together")
-	# --force: the captures are taken after the recordings, so their times do not overlap
-	# (a merge refuses that otherwise); what is measured is the merge's work, the same
+	# --force: the captures are taken after the perf.data and before the trace.dat is
+	# recorded, so their times do not overlap (a merge refuses that otherwise); what is
+	# measured is the merge's work, the same
 	for ((r = 0; r < MERGE_REPS; r++)); do
 		for f in perf dat; do
 			merge_time cp.$f cp "$d/in.$f" "$d/out.$f" || return 1

@@ -10,7 +10,7 @@
 # program's median <= 1.3, per attach point. -j any (the default) is shown, not judged: its
 # snapshot must come first, and with it a ticket.
 
-REJECT_REPS=${REJECT_REPS:-5}
+REJECT_REPS=${REJECT_REPS:-7}
 REJECT_N=${REJECT_N:-50000}
 REJECT_GUEST_N=${REJECT_GUEST_N:-20000}
 REJECT_KERNELS=${REJECT_KERNELS-6.1 6.12 7.2}
