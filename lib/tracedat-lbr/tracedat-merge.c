@@ -86,6 +86,7 @@ struct merge {
 	int in_fd;
 	bool in_sparse;			/* it has holes: read, never mapped */
 	const char *input;
+	const char *output;
 	bool damaged;			/* a page failed its check as it was read: err says */
 	struct tracedat_cpu_table layout;
 	struct kbuffer *kbuf;
@@ -1143,7 +1144,8 @@ static int copier_start(struct merge *mg)
 static int copier_fail(struct merge *mg, int err)
 {
 	if (!mg->copier.damaged)
-		return fail(mg, err, "%s: %s", mg->input, strerror(-err));
+		return fail(mg, err, "copying pages of %s into %s: %s", mg->input, mg->output,
+			    strerror(-err));
 	mg->damaged = true;
 	return fail(mg, err, "%s", mg->copier.why);
 }
@@ -1347,7 +1349,8 @@ int tracedat__write_flags(const char *input, const char *capture, const char *ou
 			  unsigned int flags, struct tracedat_merge_stats *st, char *err,
 			  size_t errlen)
 {
-	struct merge mg = { .st = st, .flags = flags, .err = err, .errlen = errlen, .in_fd = -1 };
+	struct merge mg = { .st = st, .flags = flags, .err = err, .errlen = errlen, .in_fd = -1,
+			    .output = output };
 	unsigned int c;
 	int ret;
 
