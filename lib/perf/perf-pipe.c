@@ -147,20 +147,37 @@ static int start_file(struct pipe_in *p)
 	return err;
 }
 
-/* HEADER_TRACING_DATA: {header, u32 size, u32 pad}, then size bytes after the record */
+/* Tracing data read at a time: memory grows with the bytes the stream holds, not its claim */
+#define TRACING_DATA_STEP	(1U << 20)
+
+/*
+ * HEADER_TRACING_DATA: {header, u32 size, u32 pad}, then size bytes after the record. A
+ * damaged size (up to 4 GiB) must not be allocated before the stream shows it has them.
+ */
 static int tracing_data(struct pipe_in *p, const struct perf_event_header *h)
 {
-	__u32 size;
-	void *d;
-	int err;
+	size_t size, got, step, cap = 0;
+	char *d = NULL, *n;
+	__u32 claimed;
+	int err = 1;
 
 	if (h->size < sizeof(*h) + 8)
 		return bad(p, "a short tracing data record");
-	memcpy(&size, h + 1, sizeof(size));
-	d = malloc(size ? size : 1);
-	if (!d)
-		return -ENOMEM;
-	err = read_exact(p->fd, d, size, false);
+	memcpy(&claimed, h + 1, sizeof(claimed));
+	size = claimed;
+	for (got = 0; err == 1 && got < size; got += step) {
+		step = size - got < TRACING_DATA_STEP ? size - got : TRACING_DATA_STEP;
+		if (got + step > cap) {
+			cap = 2 * cap > got + step ? 2 * cap : got + step;
+			n = realloc(d, cap);
+			if (!n) {
+				free(d);
+				return -ENOMEM;
+			}
+			d = n;
+		}
+		err = read_exact(p->fd, d + got, step, false);
+	}
 	if (err == 1)
 		err = perf_writer__feature(p->w, PERF_FEAT_TRACING_DATA, d, size);
 	else
