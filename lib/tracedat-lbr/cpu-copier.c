@@ -117,7 +117,7 @@ static void *copier_main(void *arg)
 	int err = kb && rbuf ? 0 : -ENOMEM;
 
 	for (i = 0; i < cc->nr_cpus && !err; i++)
-		err = size_cpu(cc, &cc->cpus[i], kb, rbuf);
+		err = cc->cpus[i].d ? size_cpu(cc, &cc->cpus[i], kb, rbuf) : 0;
 	if (kb)
 		kbuffer_free(kb);
 	free(rbuf);

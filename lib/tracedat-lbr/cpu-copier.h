@@ -32,7 +32,7 @@ struct page_span {
 
 struct cpu_copy {
 	/* set by the caller */
-	const struct tracedat_cpu_data *d;
+	const struct tracedat_cpu_data *d;	/* NULL: a CPU passed over */
 	__u64 limit_ns;			/* a page with a later event is the merge's (~0: none) */
 	/* by sizing */
 	__u64 done_at;			/* bytes of d it covers: the merge goes on from there */

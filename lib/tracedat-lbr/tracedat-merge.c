@@ -775,7 +775,6 @@ static int lbr_queue__put_before(struct merge *mg, __u64 ts)
 	return 0;
 }
 
-/* One recorded event, as libtracecmd or the page walk gives it */
 /*
  * Whether an event's payload size fits a page. kbuffer gives a length word below 4 as a size
  * near 4 GiB: compressed pages are not checked before (tracedat-check.h), so each event is.
@@ -803,6 +802,7 @@ static void recorded_written(struct merge *mg, int buffer, __u64 first_ns, __u64
 	}
 }
 
+/* One recorded event, as libtracecmd or the page walk gives it */
 static int put_recorded(struct merge *mg, int buffer, __u64 ts, const void *data, int size,
 			long long missed)
 {
@@ -1123,6 +1123,7 @@ static int copier_start(struct merge *mg)
 		lbr |= mg->cpu_nr[cpu] != 0;
 	if (!lbr || mg->ts_offset)
 		return 0;
+	/* by CPU: a CPU whose pages cannot be walked here has none (d NULL) */
 	mg->copies = calloc(mg->meta.nr_cpus, sizeof(*mg->copies));
 	if (!mg->copies)
 		return -ENOMEM;
@@ -1130,14 +1131,17 @@ static int copier_start(struct merge *mg)
 		d = raw_pages(mg, 0, cpu);
 		if (!d)
 			continue;
-		mg->copies[n].d = d;
-		mg->copies[n++].limit_ns = cpu < mg->nr_cap_cpus && mg->cpu_nr[cpu] ?
+		n++;
+		mg->copies[cpu].d = d;
+		mg->copies[cpu].limit_ns = cpu < mg->nr_cap_cpus && mg->cpu_nr[cpu] ?
 					   mg->cpu_first[cpu].first_ns : ~0ULL;
 	}
+	if (!n)
+		return 0;
 	mg->copier = (struct cpu_copier){
 		.in_fd = mg->in_fd, .in_sparse = mg->in_sparse, .page_size = mg->meta.page_size,
-		.input = mg->input, .cpus = mg->copies, .nr_cpus = n };
-	return n ? cpu_copier__size(&mg->copier) : 0;
+		.input = mg->input, .cpus = mg->copies, .nr_cpus = mg->meta.nr_cpus };
+	return cpu_copier__size(&mg->copier);
 }
 
 /* The copier's error: a damaged page as the merge's own check says it */
@@ -1153,13 +1157,7 @@ static int copier_fail(struct merge *mg, int err)
 /* The copier's pages of the top buffer's cpu, NULL if none */
 static struct cpu_copy *copier_cpu(struct merge *mg, unsigned int cpu)
 {
-	size_t i;
-
-	for (i = 0; i < mg->copier.nr_cpus; i++) {
-		if (mg->copies[i].d->cpu == cpu)
-			return &mg->copies[i];
-	}
-	return NULL;
+	return cpu < mg->copier.nr_cpus && mg->copies[cpu].d ? &mg->copies[cpu] : NULL;
 }
 
 /* Whether the copier has all of cpu: its pages, and no capture record goes there */
@@ -1185,9 +1183,9 @@ static void copier_written(struct merge *mg, const struct cpu_copy *c)
 static int copier_reserve(struct merge *mg)
 {
 	struct cpu_copy *c;
+	unsigned int cpu;
 	bool behind;
 	__u64 off;
-	size_t i;
 	int err, fd;
 
 	err = cpu_copier__wait(&mg->copier);
@@ -1197,11 +1195,11 @@ static int copier_reserve(struct merge *mg)
 	err = cpu_copier__copy(&mg->copier, fd, behind);
 	if (err)
 		return fail(mg, err, "cannot start the copying thread: %s", strerror(-err));
-	for (i = 0; i < mg->copier.nr_cpus && !err; i++) {
-		c = &mg->copies[i];
-		if (!copier_whole(mg, c->d->cpu))
+	for (cpu = 0; cpu < mg->copier.nr_cpus && !err; cpu++) {
+		if (!copier_whole(mg, cpu))
 			continue;
-		err = tracedat_writer__reserve_cpu(mg->w, c->d->cpu, c->size, &off) ?:
+		c = &mg->copies[cpu];
+		err = tracedat_writer__reserve_cpu(mg->w, cpu, c->size, &off) ?:
 		      cpu_copier__post(&mg->copier, c, off);
 		copier_written(mg, c);
 	}

@@ -134,7 +134,7 @@ int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t
 			     int in_fd, __u64 in_off, __u64 last_ts)
 {
 	loff_t off = in_off;
-	size_t done = 0;
+	size_t done;
 	ssize_t n;
 	int err;
 
@@ -146,22 +146,12 @@ int tracedat_pages__copy_run(struct tracedat_pages *p, const void *pages, size_t
 		return err;
 	p->page = p->out;
 	memset(p->page, 0, p->page_size);
-	while (in_fd >= 0 && !p->no_copy_range && done < len) {
-		n = copy_file_range(in_fd, &off, p->f->fd, NULL, len - done, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && copy_range_refused(errno)) {
-			/* per output: another file of the same process may be elsewhere */
-			p->no_copy_range = true;
-			break;
-		}
-		if (n < 0)
-			return -errno;
-		/* the input ended early: the rest is written from the bytes read */
-		if (n == 0)
-			break;
-		done += n;
-	}
+	/* no_copy_range per output: another file of the same process may be elsewhere */
+	n = in_fd >= 0 ? copy_range_kernel(in_fd, &off, p->f->fd, NULL, len, &p->no_copy_range) : 0;
+	if (n < 0)
+		return n;
+	done = n;
+	/* refused, or the input ended early: the rest is written from the bytes read */
 	if (done < len) {
 		err = write_all(p->f->fd, (const unsigned char *)pages + done, len - done);
 		if (err)

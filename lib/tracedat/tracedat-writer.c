@@ -415,6 +415,23 @@ cleanup:
 	return err;
 }
 
+/*
+ * size bytes of CPU data at a page's start, left for someone else to write: *offset, where
+ * they start; what the writer writes next goes after them (a hole until they are written)
+ */
+static int leave_room(struct tracedat_writer *w, __u64 size, off_t *offset)
+{
+	int err = pad_to_page(w) ?: flush_buf(w);
+
+	if (err)
+		return err;
+	if (size && lseek(w->out.fd, w->pos + size, SEEK_SET) < 0)
+		return -errno;
+	*offset = w->pos;
+	w->pos += size;
+	return 0;
+}
+
 /* begin_cpu(), the CPU's first before bytes left for someone else to write */
 static int begin(struct tracedat_writer *w, int buffer, unsigned int cpu, __u64 before,
 		 struct tracedat_pages **pages)
@@ -435,18 +452,12 @@ static int begin(struct tracedat_writer *w, int buffer, unsigned int cpu, __u64 
 		w->cur_cpu = -1;
 	w->cur_buffer = buffer;
 	/* the pages are written straight to the file, after what is buffered */
-	err = pad_to_page(w) ?: flush_buf(w);
-	if (err)
-		return err;
-	if (before && lseek(w->out.fd, w->pos + before, SEEK_SET) < 0)
-		return -errno;
-	err = tracedat_pages__new(&w->out, w->m->page_size, &w->pages);
+	err = leave_room(w, before, &w->cpu_start) ?:
+	      tracedat_pages__new(&w->out, w->m->page_size, &w->pages);
 	if (err)
 		return err;
 	w->cur_cpu = cpu;
-	w->cpu_start = w->pos;
 	w->cpu_before = before;
-	w->pos += before;
 	*pages = w->pages;
 	return 0;
 }
@@ -470,23 +481,20 @@ int tracedat_writer__reserve_cpu(struct tracedat_writer *w, unsigned int cpu, __
 				 __u64 *offset)
 {
 	struct cpu_slot *slot;
+	off_t start;
 	int err;
 
 	if (w->pages || w->cur_buffer || w->cur_cpu >= 0 || cpu >= w->m->nr_cpus ||
 	    w->bufs[0].cpus[cpu].reserved || size % w->m->page_size)
 		return -EINVAL;
-	err = pad_to_page(w) ?: flush_buf(w);
+	err = leave_room(w, size, &start);
 	if (err)
 		return err;
-	/* what the writer writes next goes after the room; the room is a hole until filled */
-	if (lseek(w->out.fd, w->pos + size, SEEK_SET) < 0)
-		return -errno;
 	slot = &w->bufs[0].cpus[cpu];
 	slot->reserved = true;
-	slot->offset = size ? w->pos : 0;
+	slot->offset = size ? start : 0;
 	slot->size = size;
-	*offset = w->pos;
-	w->pos += size;
+	*offset = start;
 	return 0;
 }
 

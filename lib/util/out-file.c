@@ -313,9 +313,32 @@ FILE *out_file__stdio(struct out_file *f)
 	return f->fp;
 }
 
-bool copy_range_refused(int err)
+/* copy_file_range(2) failing with err: not between these files, copy by hand */
+static bool copy_range_refused(int err)
 {
 	return err == EXDEV || err == EINVAL || err == ENOSYS || err == EOPNOTSUPP;
+}
+
+ssize_t copy_range_kernel(int in_fd, loff_t *in_off, int out_fd, loff_t *out_off, size_t len,
+			  bool *refused)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len && !*refused) {
+		n = copy_file_range(in_fd, in_off, out_fd, out_off, len - done, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && copy_range_refused(errno))
+			*refused = true;
+		else if (n < 0)
+			return -errno;
+		else if (n == 0)
+			break;
+		else
+			done += n;
+	}
+	return done;
 }
 
 /* copy_range() by hand, through a buffer of COPY_BUF_SIZE at most */
@@ -351,23 +374,15 @@ static int copy_range_rw(int in_fd, off_t in_off, int out_fd, off_t out_off, siz
 
 int copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len, bool *refused)
 {
-	ssize_t n;
+	loff_t in = in_off, out = out_off;
+	ssize_t n = copy_range_kernel(in_fd, &in, out_fd, &out, len, refused);
 
-	while (len && !*refused) {
-		n = copy_file_range(in_fd, &in_off, out_fd, &out_off, len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && copy_range_refused(errno)) {
-			*refused = true;
-			break;
-		}
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		len -= n;
-	}
-	return len ? copy_range_rw(in_fd, in_off, out_fd, out_off, len) : 0;
+	if (n < 0)
+		return n;
+	/* not refused: the input ended before */
+	if ((size_t)n < len && !*refused)
+		return -EIO;
+	return (size_t)n < len ? copy_range_rw(in_fd, in, out_fd, out, len - n) : 0;
 }
 
 int copy_all(int from, int to)

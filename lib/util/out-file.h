@@ -83,8 +83,13 @@ bool out_file__is_stream(const char *path);
 /* Copies from from's offset to its end into to; returns 0 or a negative errno. */
 int copy_all(int from, int to);
 
-/* Whether copy_file_range(2) failing with err means: not between these files, copy by hand */
-bool copy_range_refused(int err);
+/*
+ * copy_file_range(2) of len bytes of in_fd from *in_off to out_fd at *out_off (NULL: at and
+ * moving out_fd's offset), until done, the input's end, or file systems that refuse it (then
+ * *refused is set; set before, nothing is tried). The bytes copied, or a negative errno.
+ */
+ssize_t copy_range_kernel(int in_fd, loff_t *in_off, int out_fd, loff_t *out_off, size_t len,
+			  bool *refused);
 /*
  * len bytes from in_off in in_fd to out_off in out_fd, neither file's offset moved (threads
  * may share the descriptors): copy_file_range(2), or pread/pwrite where *refused is set or
