@@ -110,9 +110,12 @@ const volatile __u64 wakeup_bytes;	/* wake the consumer once this much data wait
 const volatile bool filter_first;
 /*
  * The same free order where the kernel calls the task helper: rejections by pid, tid and
- * follow are remembered per kernel stack and repeated before the snapshot (capture.h).
+ * follow (and comm: comm_remembered) are remembered per kernel stack and repeated before the
+ * snapshot (capture.h).
  */
 const volatile bool first_remembered;
+/* with it, --comm's rejections remembered too, a rename watched (capture.h) */
+const volatile bool comm_remembered;
 /* a slot per possible CPU (--slots not below their number): no CPU shares its slot's line */
 const volatile bool slot_per_cpu;
 
@@ -1102,9 +1105,10 @@ static __always_inline __u64 verdict_word(__u64 tag, __u64 gen)
 }
 
 /*
- * first_remembered: the task behind this context was rejected by pid, tid or follow in this
- * generation. No call, no BPF-to-BPF call, jumps only: what call and return filters do not
- * record. A context off every task's stack (an interrupt's, an exception's) matches nothing.
+ * first_remembered: the task behind this context was rejected by pid, tid, follow or comm in
+ * this generation. No call, no BPF-to-BPF call, jumps only: what call and return filters do
+ * not record. A context off every task's stack (an interrupt's, an exception's) matches
+ * nothing.
  */
 static __always_inline bool remembered_rejects(void *ctx, const __u32 idx)
 {
@@ -1140,6 +1144,35 @@ static __always_inline void verdict_remember_task(void *ctx, __u64 gen, struct t
 static __always_inline void verdict_remember(void *ctx, __u64 gen)
 {
 	verdict_remember_task(ctx, gen, bpf_get_current_task_btf());
+}
+
+/*
+ * The word in the slot of the stack ctx lies on, read before the comm it may remember a
+ * rejection by (verdict_remember_comm())
+ */
+static __always_inline __u64 verdict_word_of(void *ctx)
+{
+	if (!verdicts.self)
+		verdicts.self = (__u64)&verdicts;
+	return *(volatile __u64 *)&verdicts.v[verdict_slot(verdict_tag_of(ctx,
+						*(volatile __u64 *)&verdicts.self))];
+}
+
+/*
+ * A rejection by comm, remembered if the slot still holds w0, the word read before the comm,
+ * and w0 is not a rename's mark: a rename in between voids what the old comm decided
+ */
+static __always_inline void verdict_remember_comm(void *ctx, __u64 gen, __u64 w0)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 tag;
+
+	if (w0 & LBRSNAP_VERDICT_STICKY)
+		return;
+	tag = verdict_tag_of(ctx, *(volatile __u64 *)&verdicts.self);
+	if (tag != verdict_tag((__u64)task->stack))
+		return;
+	__sync_val_compare_and_swap(&verdicts.v[verdict_slot(tag)], w0, verdict_word(tag, gen));
 }
 
 /* The slot of a task's stack forgotten: a new task has it, or the task's tid changed */
@@ -1211,7 +1244,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	struct lbrsnap_call_state *cs = NULL;
 	__u32 fn, snap_origin = 0;
 	long lbr_ret, sret;
-	__u64 gen = 0;
+	__u64 gen = 0, verdict_w0 = 0;
 	__s64 ret = 0;
 	void *body;
 
@@ -1264,9 +1297,14 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		cs = calls_find(tid);
 	if (filter_follow && !bpf_map_lookup_elem(&follow, &tgid))
 		goto filtered_task;
+	if (comm_remembered)
+		verdict_w0 = verdict_word_of(ctx);
 	bpf_get_current_comm(comm, sizeof(comm));
-	if (filter_comm_on && !comm_matches(comm))
+	if (filter_comm_on && !comm_matches(comm)) {
+		if (comm_remembered)
+			verdict_remember_comm(ctx, gen, verdict_w0);
 		goto filtered;
+	}
 	if ((ap_flags[idx] & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) && in_ia32_syscall()) {
 		__sync_fetch_and_add(&ia32_ctl[idx].hits, 1);
 		goto filtered;
@@ -1561,6 +1599,25 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(lbrsnap_verdict_exec, struct task_struct *p)
 {
 	verdict_forget(p);
+	return 0;
+}
+
+/*
+ * comm_remembered: a task renamed to a comm --comm keeps has its slot marked, so that no
+ * rejection by its old comm is remembered meanwhile; renamed to another, the mark goes
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(lbrsnap_verdict_rename, struct task_struct *task, const char *comm)
+{
+	__u64 tag = verdict_tag((__u64)BPF_CORE_READ(task, stack));
+	__u32 s = verdict_slot(tag);
+	char buf[LBRSNAP_COMM_LEN] = {};
+
+	/* the kernel keeps what fits, as this read does; an unreadable name is taken as kept */
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf), comm) < 0 || comm_matches(buf))
+		verdicts.v[s] = tag | LBRSNAP_VERDICT_STICKY;
+	else if (verdicts.v[s] == (tag | LBRSNAP_VERDICT_STICKY))
+		verdicts.v[s] = 0;
 	return 0;
 }
 

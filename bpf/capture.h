@@ -471,20 +471,27 @@ struct lbrsnap_slot_ctl {
 
 /*
  * Remembered rejections (filter-first where the kernel calls the current-task helper): a task
- * rejected by --pid, --tid or --follow is rejected again before the snapshot, known by the
- * kernel stack its program's context lies on. A slot holds the stack's tag (its address >>
+ * rejected by --pid, --tid, --follow or --comm is rejected again before the snapshot, known by
+ * the kernel stack its program's context lies on. A slot holds the stack's tag (its address >>
  * LBRSNAP_VERDICT_SHIFT, LBRSNAP_VERDICT_TAG_BITS of it) and the generation it was written
  * in; lbrsnap bumps gen when it changes what those filters decide (a process followed), a
  * task's slot is cleared when its stack is given to a new task (task_newtask) and when its
  * exec changes its tid (sched_process_exec). self is the table's own address, stored by the
  * first rejection: a context's distance from the table is all the verifier lets a program
  * compute, and the two give the context's address.
+ * A rename (task_rename) to a comm --comm keeps marks the task's slot LBRSNAP_VERDICT_STICKY:
+ * the tracepoint fires before the new name is copied, so an event of the task on another
+ * CPU may still read the old one. A rejection by comm is stored by compare-and-swap from the
+ * word read before the comm, and never over a sticky word: such an event cannot remember a
+ * rejection the rename voids. A rename to another comm takes the mark away.
  */
 #define LBRSNAP_VERDICTS	1024		/* slots, a power of two */
 #define LBRSNAP_VERDICT_SHIFT	14		/* 16 KiB, x86-64's THREAD_SIZE without KASAN */
 #define LBRSNAP_VERDICT_TAG_BITS 44		/* address bits 14-57: every kernel address */
 #define LBRSNAP_VERDICT_TAG_MASK ((1ULL << LBRSNAP_VERDICT_TAG_BITS) - 1)
-#define LBRSNAP_VERDICT_GEN_MASK ((1ULL << (64 - LBRSNAP_VERDICT_TAG_BITS)) - 1)
+/* the generation's bits, below the sticky bit: no generation's word is sticky */
+#define LBRSNAP_VERDICT_GEN_MASK ((1ULL << (63 - LBRSNAP_VERDICT_TAG_BITS)) - 1)
+#define LBRSNAP_VERDICT_STICKY	(1ULL << 63)
 
 struct lbrsnap_verdicts {
 	__u64 self;

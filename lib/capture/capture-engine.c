@@ -59,6 +59,8 @@
 #define NR_PROGS_ALL (LBRSNAP_NR_KINDS * PROGS)
 #define DEFAULT_RINGBUF (8ULL << 20)
 #define DEFAULT_FOLLOW_MAX 16384
+/* per object: task_newtask, sched_process_exec, task_rename (remembered rejections) */
+#define VERDICT_LINKS 3
 /*
  * A batch of records between two looks at the stop flag, the clock and the child: small
  * enough to take milliseconds, large enough that a busy capture is not all system calls.
@@ -132,7 +134,9 @@ struct capture {
 	__u64 branch_filter;
 	bool filter_first;		/* pid, tid, comm checked before the snapshot */
 	bool first_remembered;		/* rejections by pid, tid, follow repeated before it */
-	struct bpf_link **verdict_links;	/* per object: stacks reused, tids changed */
+	bool comm_remembered;		/* and by comm, a rename watched */
+	/* per object, VERDICT_LINKS: stacks reused, tids changed, tasks renamed */
+	struct bpf_link **verdict_links;
 	char order[200];		/* META order: which came first, and why */
 	struct syscall_table *syscalls;	/* sys_enter/sys_exit attach points with arguments */
 	struct arg_filter_names filter_names;	/* syscall argument names the filters use */
@@ -354,6 +358,7 @@ static void set_rodata(struct capture *c, struct capture_bpf *skel)
 	skel->rodata->want_lbr = c->lbr_on;
 	skel->rodata->filter_first = c->filter_first;
 	skel->rodata->first_remembered = c->first_remembered;
+	skel->rodata->comm_remembered = c->comm_remembered;
 	skel->rodata->want_ustack = o->user_stack;
 	/* a quarter of the ring buffer: room for the producers while the consumer wakes up */
 	skel->rodata->wakeup_bytes = (o->ringbuf_bytes ?: DEFAULT_RINGBUF) / 4;
@@ -573,6 +578,7 @@ static int open_object(struct capture *c, size_t obj, char *err, size_t err_len)
 	}
 	bpf_program__set_autoload(skel->progs.lbrsnap_verdict_new, c->first_remembered);
 	bpf_program__set_autoload(skel->progs.lbrsnap_verdict_exec, c->first_remembered);
+	bpf_program__set_autoload(skel->progs.lbrsnap_verdict_rename, c->comm_remembered);
 	ret = bpf_map__set_max_entries(skel->maps.funcs, object_funcs(c, obj) ?: 1);
 	if (ret)
 		return ret;
@@ -987,8 +993,9 @@ static int keep_shared(struct capture *c, struct capture_bpf *skel, char *err, s
 static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 {
 	struct capture_bpf *skel = c->objs[obj];
+	struct bpf_program *vp[VERDICT_LINKS];
 	bool stays = false;
-	size_t i;
+	size_t i, k;
 	void *bss;
 	int ret;
 
@@ -1001,16 +1008,22 @@ static int keep_object(struct capture *c, size_t obj, char *err, size_t err_len)
 	}
 
 	/* each object remembers its rejections: its own programs forget what changed */
-	if (c->first_remembered) {
-		c->verdict_links[2 * obj] = bpf_program__attach(skel->progs.lbrsnap_verdict_new);
-		c->verdict_links[2 * obj + 1] = c->verdict_links[2 * obj] ?
-			bpf_program__attach(skel->progs.lbrsnap_verdict_exec) : NULL;
-		if (!c->verdict_links[2 * obj + 1]) {
+	vp[0] = skel->progs.lbrsnap_verdict_new;
+	vp[1] = skel->progs.lbrsnap_verdict_exec;
+	vp[2] = c->comm_remembered ? skel->progs.lbrsnap_verdict_rename : NULL;
+	for (k = 0; c->first_remembered && k < VERDICT_LINKS; k++) {
+		struct bpf_link *link;
+
+		if (!vp[k])
+			continue;
+		link = bpf_program__attach(vp[k]);
+		if (!link) {
 			ret = -errno;
 			snprintf(err, err_len, "cannot attach the task tracker of filter-first "
-				 "(tp_btf/task_newtask, sched_process_exec): %s", strerror(-ret));
+				 "(%s): %s", bpf_program__section_name(vp[k]), strerror(-ret));
 			return ret;
 		}
+		c->verdict_links[VERDICT_LINKS * obj + k] = link;
 	}
 	/* writable: the rejections' generation is bumped from here (capture__follow) */
 	bss = mmap(NULL, c->bss_len, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -1062,7 +1075,7 @@ static int load_and_attach(struct capture *c, char *err, size_t err_len)
 	place_attach_points(c);
 	c->objs = calloc(c->nr_objs, sizeof(*c->objs));
 	c->bss = calloc(c->nr_objs, sizeof(*c->bss));
-	c->verdict_links = calloc(2 * c->nr_objs, sizeof(*c->verdict_links));
+	c->verdict_links = calloc(VERDICT_LINKS * c->nr_objs, sizeof(*c->verdict_links));
 	if (!c->objs || !c->bss || !c->verdict_links)
 		return -ENOMEM;
 	for (i = 0; i < c->nr_objs; i++) {
@@ -1452,11 +1465,13 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		break;
 	}
 	order = filter_first__choose(c->branch_filter, c->lbr_on, !!c->opts.calls,
-				     opts->pid || opts->tid || opts->follow, c->order,
-				     sizeof(c->order));
+				     opts->pid || opts->tid || opts->follow, !!opts->comm,
+				     c->order, sizeof(c->order));
 	c->filter_first = order == FILTER_FIRST__TASK || order == FILTER_FIRST__TASK_REMEMBERED;
 	c->first_remembered = order == FILTER_FIRST__REMEMBERED ||
 			      order == FILTER_FIRST__TASK_REMEMBERED;
+	/* where the task's ids are checked first, so is its comm: nothing to remember */
+	c->comm_remembered = order == FILTER_FIRST__REMEMBERED && opts->comm;
 	if (opts->verbose)
 		pr_info("%s: %s\n", opts->who ?: "lbrsnap", c->order);
 	raise_nofile();
@@ -2207,7 +2222,7 @@ void capture__close(struct capture *c)
 	ring_buffer__free(c->rb);
 	bpf_link__destroy(c->follow_exit_link);
 	bpf_link__destroy(c->follow_link);
-	for (i = 0; c->verdict_links && i < 2 * c->nr_objs; i++)
+	for (i = 0; c->verdict_links && i < VERDICT_LINKS * c->nr_objs; i++)
 		bpf_link__destroy(c->verdict_links[i]);
 	free(c->verdict_links);
 	for (i = 0; i < c->nr_call_links; i++)

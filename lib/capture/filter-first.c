@@ -51,7 +51,8 @@ cleanup:
 }
 
 enum filter_first_order filter_first__choose(__u64 branch_filter, bool lbr_on, bool calls,
-					     bool task_filters, char *why, size_t why_len)
+					     bool task_filters, bool comm_filter, char *why,
+					     size_t why_len)
 {
 	unsigned int rec = branch_filter__records(branch_filter);
 	int inlined;
@@ -94,10 +95,11 @@ enum filter_first_order filter_first__choose(__u64 branch_filter, bool lbr_on, b
 		return FILTER_FIRST__TASK;
 	}
 #if defined(__x86_64__)
-	if (task_filters) {
-		snprintf(why, why_len, "filter-first (tasks rejected by pid, tid or follow "
+	/* a comm changes by a rename too, which task_rename tells before it is made */
+	if (task_filters || comm_filter) {
+		snprintf(why, why_len, "filter-first (tasks rejected by pid, tid, follow or comm "
 			 "remembered by kernel stack and rejected before the snapshot: the branch "
-			 "filter records no jump, this kernel calls the task helper; comm after it)");
+			 "filter records no jump, this kernel calls the task helper)");
 		return FILTER_FIRST__REMEMBERED;
 	}
 #endif

@@ -11,8 +11,9 @@
  * on 6.2-6.14) as a typed ksym needs bpf_this_cpu_ptr(), a call in the xlated code of 6.12
  * and 7.2 alike, and a kernel without CONFIG_KALLSYMS_ALL (our host) cannot even resolve it.
  * What a program can tell for free is which kernel stack its context lies on: a task's
- * rejection by pid, tid or follow, which only an exec or the stack's next owner changes, is
- * remembered by stack after the snapshot and repeated before it (FILTER_FIRST__REMEMBERED).
+ * rejection by pid, tid, follow or comm, which only an exec, a rename or the stack's next
+ * owner changes, is remembered by stack after the snapshot and repeated before it
+ * (FILTER_FIRST__REMEMBERED).
  */
 #ifndef LBRSNAP_FILTER_FIRST_H
 #define LBRSNAP_FILTER_FIRST_H
@@ -25,8 +26,8 @@ enum filter_first_order {
 	FILTER_FIRST__SNAPSHOT,		/* the snapshot first, every check after it */
 	FILTER_FIRST__TASK,		/* pid, tid and comm from the inlined task helper first */
 	/*
-	 * The kernel calls the task helper: rejections by pid, tid and follow are remembered
-	 * per kernel stack and repeated first (capture.h, struct lbrsnap_verdicts)
+	 * The kernel calls the task helper: rejections by pid, tid, follow and comm are
+	 * remembered per kernel stack and repeated first (capture.h, struct lbrsnap_verdicts)
 	 */
 	FILTER_FIRST__REMEMBERED,
 	/*
@@ -40,10 +41,11 @@ enum filter_first_order {
 /*
  * The order the capture may run in under branch_filter (PERF_SAMPLE_BRANCH_* bits), LBR
  * being on or not, with --calls or not, with a pid, tid or follow filter (task_filters) or
- * not; why says what decided, for the capture's META and -v.
+ * not, with a comm filter or not; why says what decided, for the capture's META and -v.
  */
 enum filter_first_order filter_first__choose(__u64 branch_filter, bool lbr_on, bool calls,
-					     bool task_filters, char *why, size_t why_len);
+					     bool task_filters, bool comm_filter, char *why,
+					     size_t why_len);
 
 /*
  * Loads a program made of the CPU id and current task helper calls and reads its xlated

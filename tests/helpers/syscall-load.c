@@ -3,7 +3,7 @@
  * syscall-load: makes an exact, known number of failing and succeeding syscalls.
  *
  *   syscall-load [--comm NAME] [--fail N] [--ok M] [--open-missing K] [--threads T]
- *                [--gate FIFO] [--seconds S] [--fork C [--hold]]
+ *                [--gate FIFO] [--seconds S] [--fork C [--hold]] [--rename NAME2]
  *
  * After renaming itself to NAME (prctl, which succeeds and is seen as one more successful
  * syscall exit), each of T threads makes N close(-1) calls (-EBADF), M getppid() calls and
@@ -19,6 +19,10 @@
  * fork order. Every child is reaped before the next fork, so at most one is alive. With
  * --hold every child first blocks on a pipe until all C are forked, so C + 1 processes are
  * alive at once; the parent then reaps exactly C children (no failing wait()).
+ *
+ * --rename NAME2: once the pattern is done, the process renames itself to NAME2 (prctl) and
+ * makes it again, in its main thread alone (threads come and go with their own stacks: the
+ * same task makes both halves).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -135,9 +139,10 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "fork", required_argument, NULL, 'F' },
 		{ "hold", no_argument, NULL, 'H' },
+		{ "rename", required_argument, NULL, 'r' },
 		{ 0 }
 	};
-	const char *comm = NULL, *gate = NULL;
+	const char *comm = NULL, *gate = NULL, *rename = NULL;
 	long children = 0;
 	bool hold = false;
 	int opt;
@@ -153,14 +158,16 @@ int main(int argc, char **argv)
 		case 's': seconds = atof(optarg); break;
 		case 'F': children = atol(optarg); break;
 		case 'H': hold = true; break;
+		case 'r': rename = optarg; break;
 		default:
 			fprintf(stderr, "usage: syscall-load [--comm NAME] [--fail N] [--ok M] "
 				"[--open-missing K] [--threads T] [--gate FIFO] [--seconds S] "
-				"[--fork C [--hold]]\n");
+				"[--fork C [--hold]] [--rename NAME2]\n");
 			return 2;
 		}
 	}
-	if (threads < 1 || threads > 64 || children < 0 || seconds < 0)
+	if (threads < 1 || threads > 64 || children < 0 || seconds < 0 ||
+	    (rename && (children || threads != 1)))
 		return 2;
 	printf("pid=%d\nppid=%d\n", getpid(), getppid());
 	fflush(stdout);
@@ -170,5 +177,10 @@ int main(int argc, char **argv)
 		prctl(PR_SET_NAME, comm);
 	if (children)
 		return fork_children(children, hold);
+	load_threads();
+	if (!rename)
+		return 0;
+	if (prctl(PR_SET_NAME, rename))
+		return 1;
 	return load_threads();
 }

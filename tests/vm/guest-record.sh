@@ -54,24 +54,18 @@ kill -INT "$rec"
 wait "$rec"
 
 # Per branch filter (LBR taken as on): under -j any_ret and any_call nothing that records a
-# call or return precedes the snapshot of the fexit and kretprobe programs. Where the kernel
-# inlines the task and CPU id helpers (7.x) they run filter-first, their checks being jumps
-# before the snapshot; 6.x calls them, so the snapshot stays first.
+# call or return precedes the snapshot of the fexit and kretprobe programs, and a rejected
+# event runs filter-first, by comm or by pid. Where the kernel inlines the task and CPU id
+# helpers (7.x) the task's ids and comm are checked before the snapshot, jumps and loads;
+# 6.x calls them, so it remembers the tasks it rejected by kernel stack and repeats the
+# rejection before anything else (7.x too for pid, a task's first event by its ids).
 awkf=$LBRSNAP_TOP/tests/lib/snapshot-first.awk
-# Rejected by pid instead, filter-first everywhere: every kernel remembers the tasks it
-# rejected by pid by kernel stack and repeats the rejection before anything else, loads and
-# jumps only (7.x also rejects a task's first event by its ids before the snapshot).
-case $k in
-6.*) want_comm=snapshot-first ;;
-*) want_comm=filter-first ;;
-esac
+want=filter-first
 for fw in any_ret:comm any_call:comm any_ret:pid any_call:pid; do
 	f=${fw%:*}
 	if [ "${fw#*:}" = comm ]; then
-		want=$want_comm
 		by=(--comm lbrt-nomatch)
 	else
-		want=filter-first
 		by=(--pid "$$")
 	fi
 	lbrsnap record -j "$f" --lbr external "${by[@]}" -e fexit:do_sys_openat2 \
@@ -95,7 +89,7 @@ for fw in any_ret:comm any_call:comm any_ret:pid any_call:pid; do
 	wait "$rec"
 	remembered=$(sed -n 's/^\[ lbrsnap record: \([0-9]*\) of the filtered hits were rejected before the snapshot, their task.s rejection remembered \]$/\1/p' f.err)
 	case $k:${by[0]} in
-	*:--pid) check "$k: -j $f, --pid: the other process's rejections remembered (${remembered:-none} >= 398)" \
+	*:--pid|6.*:--comm) check "$k: -j $f, ${by[0]}: the other process's rejections remembered (${remembered:-none} >= 398)" \
 		test "${remembered:-0}" -ge 398 ;;
 	*) check_eq "$k: -j $f, ${by[0]}: nothing remembered" "" "$remembered" ;;
 	esac
