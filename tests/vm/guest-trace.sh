@@ -28,7 +28,7 @@ pid = int(sys.argv[1])
 recs = [json.loads(l) for l in sys.stdin if l.startswith("{\"time_ns\"")]
 mine = [r for r in recs if r["tid"] == pid]
 print(sum(1 for r in mine if r["comm"] == "lbrt-tc" and r["ret"] == -2 and r["stack"]))
-for t in sorted(r["time_ns"] for r in mine):
+for t in sorted(int(r["time_ns"]) for r in mine):
 	print(t)' "$pid" > cap.txt
 check_eq "$k: the capture has the workload's 12 failing opens" 12 "$(head -1 cap.txt)"
 got=$(trace-cmd report -t m.dat 2> /dev/null |
