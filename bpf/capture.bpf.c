@@ -1124,18 +1124,25 @@ static __always_inline bool remembered_rejects(void *ctx, const __u32 idx)
 }
 
 /*
+ * The tag of the kernel stack ctx lies on, for a store: the table's address is set on first
+ * use, then loaded back as a scalar (the compiler would hand on the pointer it stored)
+ */
+static __always_inline __u64 verdict_ctx_tag(void *ctx)
+{
+	if (!verdicts.self)
+		verdicts.self = (__u64)&verdicts;
+	return verdict_tag_of(ctx, *(volatile __u64 *)&verdicts.self);
+}
+
+/*
  * A rejection by pid, tid or follow, decided in generation gen (read before the checks: a
  * process followed meanwhile bumps it, which voids this word): remembered if ctx lies on the
  * current task's own stack, where the tag names the task.
  */
 static __always_inline void verdict_remember_task(void *ctx, __u64 gen, struct task_struct *task)
 {
-	__u64 tag;
+	__u64 tag = verdict_ctx_tag(ctx);
 
-	if (!verdicts.self)
-		verdicts.self = (__u64)&verdicts;
-	/* loaded back, a scalar: the compiler would hand on the pointer it stored */
-	tag = verdict_tag_of(ctx, *(volatile __u64 *)&verdicts.self);
 	if (tag != verdict_tag((__u64)task->stack))
 		return;
 	verdicts.v[verdict_slot(tag)] = verdict_word(tag, gen);
@@ -1147,29 +1154,16 @@ static __always_inline void verdict_remember(void *ctx, __u64 gen)
 }
 
 /*
- * The word in the slot of the stack ctx lies on, read before the comm it may remember a
- * rejection by (verdict_remember_comm())
+ * A rejection by comm, remembered if the slot of tag (verdict_ctx_tag()) still holds w0, the
+ * word read there before the comm, and w0 is not a rename's mark: a rename in between voids
+ * what the old comm decided
  */
-static __always_inline __u64 verdict_word_of(void *ctx)
-{
-	if (!verdicts.self)
-		verdicts.self = (__u64)&verdicts;
-	return *(volatile __u64 *)&verdicts.v[verdict_slot(verdict_tag_of(ctx,
-						*(volatile __u64 *)&verdicts.self))];
-}
-
-/*
- * A rejection by comm, remembered if the slot still holds w0, the word read before the comm,
- * and w0 is not a rename's mark: a rename in between voids what the old comm decided
- */
-static __always_inline void verdict_remember_comm(void *ctx, __u64 gen, __u64 w0)
+static __always_inline void verdict_remember_comm(__u64 tag, __u64 gen, __u64 w0)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 tag;
 
 	if (w0 & LBRSNAP_VERDICT_STICKY)
 		return;
-	tag = verdict_tag_of(ctx, *(volatile __u64 *)&verdicts.self);
 	if (tag != verdict_tag((__u64)task->stack))
 		return;
 	__sync_val_compare_and_swap(&verdicts.v[verdict_slot(tag)], w0, verdict_word(tag, gen));
@@ -1244,7 +1238,7 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 	struct lbrsnap_call_state *cs = NULL;
 	__u32 fn, snap_origin = 0;
 	long lbr_ret, sret;
-	__u64 gen = 0, verdict_w0 = 0;
+	__u64 gen = 0, verdict_at = 0, verdict_w0 = 0;
 	__s64 ret = 0;
 	void *body;
 
@@ -1297,12 +1291,14 @@ static __always_inline int snap_body(void *ctx, const __u32 idx)
 		cs = calls_find(tid);
 	if (filter_follow && !bpf_map_lookup_elem(&follow, &tgid))
 		goto filtered_task;
-	if (comm_remembered)
-		verdict_w0 = verdict_word_of(ctx);
+	if (comm_remembered) {
+		verdict_at = verdict_ctx_tag(ctx);
+		verdict_w0 = *(volatile __u64 *)&verdicts.v[verdict_slot(verdict_at)];
+	}
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (filter_comm_on && !comm_matches(comm)) {
 		if (comm_remembered)
-			verdict_remember_comm(ctx, gen, verdict_w0);
+			verdict_remember_comm(verdict_at, gen, verdict_w0);
 		goto filtered;
 	}
 	if ((ap_flags[idx] & (LBRSNAP_AP_SYS_ENTER | LBRSNAP_AP_SYS_EXIT)) && in_ia32_syscall()) {
