@@ -6,7 +6,7 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #   make uninstall
 #   make deps            install the Debian packages of the build and of the tests (as root)
-#   make check           run every test layer: unit, host, vm
+#   make check           run every test layer: unit, host, their ASan + UBSan build's, vm
 #   make check-unit|check-host|check-vm
 #   make check-asan      build in build-asan with ASan + UBSan, run the unit and host layers
 #   make fuzz            build the libFuzzer targets in build-fuzz (tests/fuzz/README.md)
@@ -69,7 +69,7 @@ endif
 VMLINUX_KERNEL ?= 6.1
 VMLINUX_H ?= bpf/vmlinux.h
 
-# SANITIZE=asan or fuzz (set by check-asan and fuzz for their own build trees): ASan and UBSan,
+# SANITIZE=asan or fuzz (set by asan-build and fuzz for their own build trees): ASan and UBSan,
 # every undefined behaviour fatal; fuzz adds libFuzzer's coverage instrumentation (clang).
 SANITIZE ?=
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -101,8 +101,8 @@ PKG_LIBS = $(shell pkg-config --libs $(PKG_CONFIG_LIBS) 2>/dev/null)
 .DEFAULT_GOAL := all
 # Keep BPF objects: skeletons embed them but the static tests read them too.
 .SECONDARY:
-.PHONY: all deps check check-unit check-host check-vm check-asan fuzz bench install uninstall \
-	clean install-bin install-man vmlinux-h FORCE
+.PHONY: all deps check check-unit check-host check-vm check-asan asan-build fuzz bench install \
+	uninstall clean install-bin install-man vmlinux-h FORCE
 
 ALL_TARGETS :=
 INSTALL_TARGETS :=
@@ -132,10 +132,19 @@ vmlinux-h: | deps-ok
 		  $(BPFTOOL) btf dump file $$kdir/vmlinux format c; } > $(VMLINUX_H).tmp && \
 		mv $(VMLINUX_H).tmp $(VMLINUX_H)
 
+# BPF_FROM=TREE (asan-build, fuzz): the BPF objects are not the sanitizers' business, so such
+# a tree copies TREE's instead of compiling them again (capture.bpf.c alone takes clang minutes)
+ifeq ($(BPF_FROM),)
 $(OUT)/%.bpf.o: %.bpf.c $(wildcard bpf/*.h) | deps-ok
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && mv $@.tmp $@
+else
+$(OUT)/%.bpf.o: $(BPF_FROM)/%.bpf.o
+	$(call msg,CP,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)cp $< $@.tmp && mv $@.tmp $@
+endif
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -148,16 +157,24 @@ $(OUT)/%.o: %.c | deps-ok
 
 -include $(shell find $(OUT) -name '*.d' 2>/dev/null)
 
-# CI runs a plain `make check` and `make check-asan`: their builds use every CPU (JOBS, default
-# nproc) unless make was already given -j.
+# CI runs `make check`: its builds use every CPU (JOBS, default nproc) unless make was already
+# given -j.
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check_jobs = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
-# The host layer runs the fuzz targets briefly (tests/host/t-fuzz): they are built first.
-# The vm layer's guests run beside the unit and host layers (tests/run-tests): CI's time.
+# ASAN_SKIP: the tests whose code under test is not the ASan build's, each said skipped with
+# its reason in the asan-* layers (an explicit list: a new test always runs there).
+ASAN_SKIP := t-bench-smoke=it checks that the bench scripts (tests/bench) run (the host layer \
+	runs it);t-fuzz=the fuzz targets are an ASan + UBSan build of their own (make fuzz), run \
+	by the host layer
+ASAN_ENV = LBRSNAP_ASAN_BUILD="$(CURDIR)/$(ASAN_OUT)" LBRSNAP_ASAN_SKIP='$(ASAN_SKIP)'
+
+# Every layer: the host layer runs the fuzz targets briefly (tests/host/t-fuzz), the asan-*
+# layers run the unit and host tests again on the user space built with ASan + UBSan, and the
+# vm layer's guests run beside them all (tests/run-tests), which sets CI's time.
 check:
-	$(Q)$(MAKE) --no-print-directory $(check_jobs) all fuzz
-	$(Q)LBRSNAP_VM_BESIDE=1 ./tests/run-tests unit host vm
+	$(Q)$(MAKE) --no-print-directory $(check_jobs) all fuzz asan-build
+	$(Q)LBRSNAP_VM_BESIDE=1 $(ASAN_ENV) ./tests/run-tests unit host asan-unit asan-host vm
 
 check-unit: all
 	$(Q)./tests/run-tests unit
@@ -165,21 +182,16 @@ check-unit: all
 check-host: all fuzz
 	$(Q)./tests/run-tests host
 
-# The same tests on a user space built with ASan + UBSan, in its own tree. Leaks are not
-# reported here: the tools exit right after their work; t-valgrind looks for definite leaks.
-# ASAN_SKIP: the tests whose code under test is not this build's, each said skipped with its
-# reason (an explicit list: a new test always runs here).
-ASAN_SKIP := t-bench-smoke=it checks that the bench scripts (tests/bench) run (make check runs \
-	it);t-fuzz=the fuzz targets are an ASan + UBSan build of their own (make fuzz), already \
-	run by make check
-check-asan: | deps-ok
-	$(Q)$(MAKE) --no-print-directory $(check_jobs) OUT=$(ASAN_OUT) SANITIZE=asan all
-	$(Q)LBRSNAP_BUILD="$(CURDIR)/$(ASAN_OUT)" LBRSNAP_SKIP='$(ASAN_SKIP)' \
-		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run-tests unit host
+# The user space again with ASan + UBSan, in its own tree, with the BPF objects of this one
+asan-build: all
+	$(Q)$(MAKE) --no-print-directory OUT=$(ASAN_OUT) SANITIZE=asan BPF_FROM=$(OUT) all
 
-fuzz: | deps-ok
-	$(Q)$(MAKE) --no-print-directory OUT=$(FUZZ_OUT) CC=clang SANITIZE=fuzz fuzz-bins
+check-asan: asan-build
+	$(Q)$(ASAN_ENV) ./tests/run-tests asan-unit asan-host
+
+fuzz: $(OUT)/bpf/capture.bpf.o | deps-ok
+	$(Q)$(MAKE) --no-print-directory OUT=$(FUZZ_OUT) CC=clang SANITIZE=fuzz BPF_FROM=$(OUT) \
+		fuzz-bins
 
 check-vm: all
 	$(Q)./tests/run-tests vm

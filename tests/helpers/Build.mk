@@ -96,10 +96,12 @@ ALL_TARGETS += $(OUT)/tests/helpers/values-load
 
 # The capture programs with a helper call planted before the snapshot on the filter-first
 # path (LBRSNAP_PLANT_CALL): t-snapshot-first shows the static check finds it.
+ifeq ($(BPF_FROM),)
 $(OUT)/tests/helpers/capture-planted.bpf.o: bpf/capture.bpf.c $(wildcard bpf/*.h) | deps-ok
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DLBRSNAP_PLANT_CALL -c $< -o $@.tmp && mv $@.tmp $@
+endif
 ALL_TARGETS += $(OUT)/tests/helpers/capture-planted.bpf.o
 
 # tracing_multi on its own (tests/vm/t-tracing-multi): linked with the library it proves, as
