@@ -9,11 +9,11 @@
 # keeps exactly the -EEXIST scope, its origin the call the kernel returns -EEXIST from
 # (filename_create up to 6.12, which finds the dentry positive; lookup_one_qstr_excl on 7.2,
 # which refuses it with LOOKUP_EXCL; measured), the calls nested, durations non-negative and
-# inside their caller's, the same tree in report text and JSON; --longer 2s keeps none. The
-# same with kretprobe:MKDIRAT, and with raw_tp:sys_exit filtered to the mkdir syscall (frame 0
-# named "mkdir"). Every scope counted: a task killed (kill -9) while blocked inside the
-# traced hrtimer_nanosleep and the tasks that exit (exit_group never returns) die inside a
-# sys_exit scope, and the closing line adds up. The mechanism -v names is the kernel's:
+# inside their caller's, the same tree in report text and JSON; --longer 2s keeps none (once
+# per kind of scope). The same with kretprobe:MKDIRAT, and with raw_tp:sys_exit filtered to
+# the mkdir syscall (frame 0 named "mkdir"). Every scope counted: a task killed (kill -9)
+# while blocked inside the traced hrtimer_nanosleep and the tasks that exit (exit_group never
+# returns) die inside a sys_exit scope, and the closing line adds up. The mechanism -v names is the kernel's:
 # tracing_multi where the kernel has its links (7.2), else kprobe.session where it has
 # kprobe.session links (6.12), fentry/fexit pairs on 6.1; --calls-via each other one the
 # kernel takes gives the same tree, one it does not take is refused.
@@ -44,8 +44,33 @@ rec() {
 	lbrsnap report --json -i "$name.data" > "$name.json" 2> /dev/null
 }
 
-# tree NAME: "depth func" per call, from the JSON and from the text's indentation
-json_tree() { jq -r 'select(.calls) | .calls[] | "\(.depth) \(.func)"' "$1.json"; }
+# One jq per recording (jq takes seconds to start under TCG): NAME.view holds "ret VALUE" and
+# "origin FUNC ERRNO" per record with calls, "call DEPTH FUNC" per call and "fault WHAT" per
+# call that is not nested: its depth one more than its caller's (the nearest shallower call
+# before it), its duration >= 0 and its time inside its caller's; frame 0 at depth 0.
+VIEW_JQ='select(.calls) | .calls as $c |
+	"ret \(.ret)", "origin \(.origin.func) \(.origin.errno)", ($c[] | "call \(.depth) \(.func)"),
+	(range(1; $c | length) as $i |
+		[range(0; $i) | select($c[.].depth == $c[$i].depth - 1)] | last as $p |
+		if $p == null then "fault call \($i) \($c[$i].func): no caller"
+		elif $c[$i].duration_ns < 0 then "fault call \($i): negative duration"
+		elif ($c[$i].start_ns | tonumber) < ($c[$p].start_ns | tonumber) or
+		     ($c[$i].start_ns | tonumber) + $c[$i].duration_ns >
+		     ($c[$p].start_ns | tonumber) + $c[$p].duration_ns
+		then "fault call \($i) \($c[$i].func) outside \($c[$p].func)" else empty end),
+	($c[0] | select(.depth != 0 or .duration_ns < 0) |
+		"fault the scope\u0027s frame: depth \(.depth), \(.duration_ns) ns")'
+
+# view KEY NAME: the lines of NAME.view under KEY, the key taken off (no process started)
+view() {
+	local key rest
+	while read -r key rest; do
+		[ "$key" != "$1" ] || printf '%s\n' "$rest"
+	done < "$2.view"
+}
+
+# tree NAME: "depth func" per call, from the JSON (view) and from the text's indentation
+json_tree() { view call "$1"; }
 text_tree() {
 	awk '/^  calls \(/ { on = 1; next }
 	     on && /^    / { match($0, /^ */); print (RLENGTH - 4) / 2, $1; next }
@@ -66,38 +91,23 @@ perf_tree() {
 		sed 's/^func=\([^ ]*\) depth=\(.*\)$/\2 \1/'
 }
 
-# nested NAME: each call's depth one more than its caller's (the nearest shallower call
-# before it), its duration >= 0 and its time inside its caller's; prints the faults
-nested() {
-	jq -r 'select(.calls) | .calls as $c | range(1; $c | length) as $i |
-		[range(0; $i) | select($c[.].depth == $c[$i].depth - 1)] | last as $p |
-		if $p == null then "call \($i) \($c[$i].func): no caller"
-		elif $c[$i].duration_ns < 0 then "call \($i): negative duration"
-		elif ($c[$i].start_ns | tonumber) < ($c[$p].start_ns | tonumber) or
-		     ($c[$i].start_ns | tonumber) + $c[$i].duration_ns >
-		     ($c[$p].start_ns | tonumber) + $c[$p].duration_ns
-		then "call \($i) \($c[$i].func) outside \($c[$p].func)" else empty end' "$1.json"
-	jq -r 'select(.calls) | .calls[0] | select(.depth != 0 or .duration_ns < 0) |
-		"the scope\u0027s frame: depth \(.depth), \(.duration_ns) ns"' "$1.json"
-}
-
 # scope NAME FRAME0 OPTIONS...: the acceptance checks of one scope (GRAPH0: frame 0's name in
 # trace.dat where it is not FRAME0)
 scope() {
 	local name=$1 frame0=$2 n
 	shift 2
 	rec "$name" "$@" --errors --calls "$SPEC"
-	n=$(jq -r 'select(.calls) | .ret' "$name.json" | tr '\n' ' ')
-	check_eq "$k: $name: exactly one record, the -EEXIST one" "-17 " "$n"
+	jq -r "$VIEW_JQ" "$name.json" > "$name.view"
+	check_eq "$k: $name: exactly one record, the -EEXIST one" "-17" "$(view ret "$name")"
 	check_eq "$k: $name: origin $origin (returns -EEXIST)" "$origin EEXIST" \
-		"$(jq -r 'select(.calls) | "\(.origin.func) \(.origin.errno)"' "$name.json")"
+		"$(view origin "$name")"
 	check_eq "$k: $name: frame 0 is $frame0" "0 $frame0" "$(json_tree "$name" | head -1)"
 	check_eq "$k: $name: the exact tree: the scope, filename_create, lookup_one_qstr_excl" \
 		"0 $frame0
 1 filename_create
 2 lookup_one_qstr_excl" "$(json_tree "$name")"
 	check_eq "$k: $name: calls nested, durations >= 0 and inside their caller's" "" \
-		"$(nested "$name")"
+		"$(view fault "$name")"
 	check_eq "$k: $name: report text and JSON show the same tree" "$(json_tree "$name")" \
 		"$(text_tree "$name")"
 	check "$k: $name: the text marks the origin" grep -q "^ *$origin .*<- origin" "$name.txt"
@@ -116,10 +126,13 @@ scope() {
 	check_eq "$k: $name: perf script prints the same calls (lbr:call)" \
 		"$(json_tree "$name")" "$(perf_tree "$name.perf")"
 	grep -E 'funcgraph_entry: ' "$name.dat.txt" | sed "s/^/# $name trace.dat: /"
+	json_tree "$name" | sed "s/^/# $name: /"
+	# the scope's duration filter, once per kind of scope: a --calls-via scope's durations
+	# are those checked above
+	[ -z "${via:-}" ] || return 0
 	rec "$name-longer" "$@" --errors --calls "$SPEC" --longer 2s
 	check_eq "$k: $name: --longer 2s keeps none" "0" \
 		"$(jq -r 'select(.calls) | .ret' "$name-longer.json" | wc -l)"
-	json_tree "$name" | sed "s/^/# $name: /"
 }
 
 scope fexit "$MKDIRAT" -e "fexit:$MKDIRAT"
@@ -133,6 +146,7 @@ esac
 for via in "${others[@]}"; do
 	mech=$via scope "fexit-via-$via" "$MKDIRAT" -e "fexit:$MKDIRAT" --calls-via "$via"
 done
+via=
 if [ -n "$refused" ]; then
 	lbrsnap record -e "fexit:$MKDIRAT" --calls "$SPEC" --calls-via "$refused" -o via.data \
 		-- true > /dev/null 2> via.err

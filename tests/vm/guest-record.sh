@@ -34,10 +34,11 @@ s=$(summary b.data)
 check_eq "$k: --ret -9: only the close(-1) exits" 6 "$(val "$s" count)"
 check_eq "$k: --ret -9: seen at sys_exit only" raw_tp:sys_exit "$(val "$s" attachs)"
 
-# A glob attaching at least 50 functions
-lbrsnap record -v -e 'fexit:tcp_*' -d 1 -o c.data > /dev/null 2> c.err
-n=$(grep -c "^lbrsnap record: attached fexit:tcp_" c.err)
-check "$k: glob fexit:tcp_* attaches >= 50 functions ($n)" test "$n" -ge 50
+# A glob attaching at least 50 functions (about 90 of the 100-110 the kernels' BTF names; all
+# of tcp_*, near 400, took 3 minutes to attach under TCG)
+lbrsnap record -v -e 'fexit:tcp_[rs]*' -d 1 -o c.data > /dev/null 2> c.err
+n=$(grep -c "^lbrsnap record: attached fexit:tcp_[rs]" c.err)
+check "$k: glob fexit:tcp_[rs]* attaches >= 50 functions ($n)" test "$n" -ge 50
 check "$k: glob capture completes" test -s c.data
 
 # The kernel's xlated copy of a fexit program takes the snapshot first
