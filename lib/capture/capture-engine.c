@@ -2078,19 +2078,31 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 	int ret;
 
 	memset(st, 0, sizeof(*st));
+	/*
+	 * kallsyms before the detach: a fexit trampoline's [bpf] symbol goes with its last link,
+	 * one RCU-tasks grace period later, which may end before a copy taken after the drain
+	 * (the frames it names would lose their name). Without a copy (unreadable, addresses
+	 * hidden) the records are still worth keeping: the caller says so, and `lbrsnap report
+	 * --kallsyms` can name them later.
+	 */
+	st->kallsyms_err = ksyms__read("/proc/kallsyms", &ksyms, &len);
+	if (!st->kallsyms_err) {
+		st->kallsyms_err = ksyms__parse_borrowed(ksyms, len, &ks);
+		ksyms__free(ks);
+	}
 	st->in_flight = capture__stop(c);
 	/* everything the programs submitted is in the ring buffer now */
 	do {
 		ret = capture__poll(c, w, 0);
 	} while (ret > 0);
 	if (ret < 0)
-		return ret;
+		goto cleanup;
 	/* LBR kept on: a last check after the detach covers every record; then the gaps */
 	ret = lbr_enable__check(c->lbr);
 	if (ret >= 0)
 		ret = lbr_enable__write_gaps(c->lbr, w);
 	if (ret < 0)
-		return ret;
+		goto cleanup;
 	st->lbr_gaps = ret;
 	for (i = 0; i < c->set.nr; i++) {
 		const struct ap_slot *s = &c->aps[i];
@@ -2150,7 +2162,7 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 				continue;
 			ret = lbrfile_writer__loss(w, i, cause, lost[cause]);
 			if (ret)
-				return ret;
+				goto cleanup;
 		}
 	}
 	st->records = c->records;
@@ -2192,23 +2204,14 @@ int capture__finish(struct capture *c, struct lbrfile_writer *w, struct capture_
 		.follow_max = c->opts.follow ? c->opts.follow_max ?: DEFAULT_FOLLOW_MAX : 0,
 	});
 	if (ret)
-		return ret;
-	/*
-	 * BPF programs are still loaded, so their [bpf] symbols are in this copy. Without
-	 * one (unreadable, or addresses hidden) the records are still worth keeping: the
-	 * caller says so, and `lbrsnap report --kallsyms` can name them later.
-	 */
-	st->kallsyms_err = ksyms__read("/proc/kallsyms", &ksyms, &len);
-	if (!st->kallsyms_err) {
-		st->kallsyms_err = ksyms__parse_borrowed(ksyms, len, &ks);
-		ksyms__free(ks);
-	}
+		goto cleanup;
 	ret = st->kallsyms_err ? 0 : lbrfile_writer__kallsyms(w, ksyms, len);
 	/* no room for the copy on the disk: the records are kept without it, and it is said */
 	if (ret && !lbrfile_writer__error(w)) {
 		st->kallsyms_err = ret;
 		ret = 0;
 	}
+cleanup:
 	free(ksyms);
 	return ret;
 }
