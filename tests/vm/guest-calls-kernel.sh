@@ -13,10 +13,10 @@
 # per kind of scope). The same with kretprobe:MKDIRAT, and with raw_tp:sys_exit filtered to
 # the mkdir syscall (frame 0 named "mkdir"). Every scope counted: a task killed (kill -9)
 # while blocked inside the traced hrtimer_nanosleep and the tasks that exit (exit_group never
-# returns) die inside a sys_exit scope, and the closing line adds up. The mechanism -v names is the kernel's:
-# tracing_multi where the kernel has its links (7.2), else kprobe.session where it has
-# kprobe.session links (6.12), fentry/fexit pairs on 6.1; --calls-via each other one the
-# kernel takes gives the same tree, one it does not take is refused.
+# returns) die inside a sys_exit scope, and the closing line adds up. The mechanism -v names
+# is the kernel's: tracing_multi where the kernel has its links (7.2), else kprobe.session
+# where it has kprobe.session links (6.12), fentry/fexit pairs on 6.1; --calls-via each other
+# one the kernel takes gives the same tree, one it does not take is refused.
 # MKDIRAT is do_mkdirat, filename_mkdirat on 7.2 (probed in kallsyms, said below).
 . "$(dirname "$0")/../lib/test.sh"
 . "$(dirname "$0")/guest-ret-load.sh"
@@ -94,7 +94,7 @@ perf_tree() {
 # scope NAME FRAME0 OPTIONS...: the acceptance checks of one scope (GRAPH0: frame 0's name in
 # trace.dat where it is not FRAME0)
 scope() {
-	local name=$1 frame0=$2 n
+	local name=$1 frame0=$2
 	shift 2
 	rec "$name" "$@" --errors --calls "$SPEC"
 	jq -r "$VIEW_JQ" "$name.json" > "$name.view"
@@ -129,7 +129,7 @@ scope() {
 	json_tree "$name" | sed "s/^/# $name: /"
 	# the scope's duration filter, once per kind of scope: a --calls-via scope's durations
 	# are those checked above
-	[ -z "${via:-}" ] || return 0
+	[[ " $* " != *" --calls-via "* ]] || return 0
 	rec "$name-longer" "$@" --errors --calls "$SPEC" --longer 2s
 	check_eq "$k: $name: --longer 2s keeps none" "0" \
 		"$(jq -r 'select(.calls) | .ret' "$name-longer.json" | wc -l)"
@@ -146,7 +146,6 @@ esac
 for via in "${others[@]}"; do
 	mech=$via scope "fexit-via-$via" "$MKDIRAT" -e "fexit:$MKDIRAT" --calls-via "$via"
 done
-via=
 if [ -n "$refused" ]; then
 	lbrsnap record -e "fexit:$MKDIRAT" --calls "$SPEC" --calls-via "$refused" -o via.data \
 		-- true > /dev/null 2> via.err
@@ -159,7 +158,8 @@ fi
 scope kretprobe "$MKDIRAT" -e "kretprobe:$MKDIRAT"
 # x86-64 coreutils mkdir calls the mkdir syscall
 # (in trace.dat the syscall's frame is its kernel function, as the function_graph tracer shows)
-GRAPH0=__x64_sys_mkdir scope sys_exit mkdir -e raw_tp:sys_exit --filter 'syscall == mkdir || syscall == mkdirat'
+GRAPH0=__x64_sys_mkdir scope sys_exit mkdir -e raw_tp:sys_exit \
+	--filter 'syscall == mkdir || syscall == mkdirat'
 
 # Scopes that never end, or end killed. A sleep killed (kill -9) while blocked inside the
 # traced hrtimer_nanosleep: the syscall returns (-ERESTART_RESTARTBLOCK, -516) before the
